@@ -1,0 +1,43 @@
+// A case: everything needed to reproduce one check bit for bit (INTERFACES.md, convparity.case/1).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/conv_problem.h"
+#include "core/status.h"
+
+namespace convparity {
+
+// How inputs are filled (TOLERANCE.md). kExact: small integers, judged bitwise. The others are the
+// "random" family, judged against the error bound.
+enum class Fill { kExact, kUniform, kPositive, kWide };
+enum class Expect { kParity, kDiscrepancy };
+
+const char* FillName(Fill f);  // exact, uniform, positive, wide
+Result<Fill> ParseFill(const std::string& s);
+
+struct ConvCase {
+  ConvProblem problem;
+  Direction direction = Direction::kForward;
+  std::string sut = "direct";
+  Fill fill = Fill::kExact;
+  uint64_t seed = 0;
+  Expect expect = Expect::kParity;
+  std::string note;             // e.g. the public bug id a regression case reproduces
+  nlohmann::json transform;     // graph and pass pipeline of transform cases; null otherwise
+
+  bool operator==(const ConvCase& o) const;
+};
+
+constexpr const char* kCaseSchema = "convparity.case/1";
+
+nlohmann::json CaseToJson(const ConvCase& c);
+// Strict: unknown fields, wrong types, a wrong schema or a descriptor that disagrees with the
+// expanded problem are errors naming the field.
+Result<ConvCase> CaseFromJson(const nlohmann::json& j);
+Result<ConvCase> ParseCaseText(const std::string& text);
+
+}  // namespace convparity

@@ -1,0 +1,354 @@
+#include "core/descriptor.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <exception>
+#include <string_view>
+
+namespace convparity {
+namespace {
+
+// Every number a descriptor can hold. Far above any size the harness accepts (CheckLimits caps
+// extents at 2^20), low enough that parsing cannot overflow and the limit is easy to state.
+constexpr int64_t kMaxValue = int64_t{1} << 40;
+constexpr const char* kMaxValueText = "2^40 = 1099511627776";
+// Bounds the work and the length of error messages for any input, including fuzzed bytes.
+constexpr size_t kMaxLength = 4096;
+constexpr size_t kMaxQuoted = 80;  // characters of a quoted excerpt, escapes included
+
+// The keys, in canonical print order, and the fields they set: a scalar, or spatial dims (one
+// value per dimension). `p` sets two fields.
+enum class Key { kG, kMb, kIc, kOc, kI, kK, kS, kP, kPb, kPe, kD, kOp, kCount };
+struct KeySpec {
+  const char* name;
+  const char* meaning;
+  int64_t ConvProblem::*scalar;
+  Dims ConvProblem::*dims;
+  Dims ConvProblem::*also = nullptr;
+};
+using P = ConvProblem;
+constexpr std::array<KeySpec, static_cast<size_t>(Key::kCount)> kKeys{{
+    {"g", "groups", &P::groups, nullptr},
+    {"mb", "batch", &P::batch, nullptr},
+    {"ic", "input channels", &P::in_channels, nullptr},
+    {"oc", "output channels", &P::out_channels, nullptr},
+    {"i", "input size", nullptr, &P::input},
+    {"k", "kernel size", nullptr, &P::kernel},
+    {"s", "stride", nullptr, &P::stride},
+    {"p", "symmetric padding", nullptr, &P::pad_begin, &P::pad_end},
+    {"pb", "padding at the beginning", nullptr, &P::pad_begin},
+    {"pe", "padding at the end", nullptr, &P::pad_end},
+    {"d", "dilation", nullptr, &P::dilation},
+    {"op", "output padding", nullptr, &P::output_padding},
+}};
+
+const KeySpec& Spec(Key k) { return kKeys[static_cast<size_t>(k)]; }
+
+// Quotes untrusted text for a one-line error message: escapes what is not printable ASCII and
+// truncates what is long.
+std::string Quote(std::string_view s) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out = "\"";
+  size_t i = 0;
+  for (; i < s.size() && out.size() < kMaxQuoted; ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  if (i < s.size()) out += "...";
+  return out + "\"";
+}
+
+std::string SizeText(const Dims& d, int rank) {
+  std::string s;
+  for (int i = 0; i < rank; ++i) {
+    if (i) s += 'x';
+    s += std::to_string(d[i]);
+  }
+  return s;
+}
+
+bool AllEqual(const Dims& d, int rank, int64_t v) {
+  return std::all_of(d.begin(), d.begin() + rank, [v](int64_t x) { return x == v; });
+}
+
+bool IsLower(char c) { return c >= 'a' && c <= 'z'; }
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+class DescriptorParser {
+ public:
+  explicit DescriptorParser(std::string_view text) : text_(text) {}
+
+  Result<ParsedDescriptor> Parse() {
+    if (text_.empty()) return Error("empty descriptor; expected e.g. 2d_ic4_oc4_i9x9_k3x3");
+    if (text_.size() > kMaxLength)
+      return Error("is " + std::to_string(text_.size()) + " characters long, over the limit of " +
+                   std::to_string(kMaxLength));
+    std::string_view body = text_;
+    size_t colon = text_.find(':');
+    if (colon != std::string_view::npos) {
+      std::string_view prefix = text_.substr(0, colon);
+      bool known = false;
+      for (Direction d : AllDirections()) {
+        if (prefix == DirectionName(d)) {
+          result_.direction = d;
+          known = true;
+        }
+      }
+      if (!known)
+        return Error("unknown direction " + Quote(prefix) +
+                     " before ':', expected fwd, bwd_data or bwd_weight");
+      body = text_.substr(colon + 1);
+    }
+    for (size_t i = 0; i < body.size(); ++i) {
+      char c = body[i];
+      if (!IsLower(c) && !IsDigit(c) && c != '_')
+        return Error("unexpected character " + Quote(body.substr(i, 1)) + " at offset " +
+                     std::to_string(body.data() - text_.data() + i) +
+                     "; a descriptor holds lowercase letters, digits and '_'");
+    }
+    if (body.empty()) return Error("nothing after the direction; expected e.g. 2d_ic4_oc4_i9_k3");
+
+    bool first = true;
+    size_t start = 0;
+    while (start <= body.size()) {
+      size_t end = std::min(body.find('_', start), body.size());
+      std::string_view token = body.substr(start, end - start);
+      if (token.empty())
+        return Error("empty token at offset " + std::to_string(body.data() - text_.data() + start) +
+                     " (a doubled, leading or trailing '_')");
+      Status st = first ? ParseHead(token) : ParseToken(token);
+      if (!st.ok()) return st;
+      first = false;
+      start = end + 1;
+    }
+    return Finish();
+  }
+
+ private:
+  Status Error(const std::string& what) const {
+    return Status::Invalid("descriptor " + Quote(text_) + ": " + what);
+  }
+
+  // `[t]<rank>d`: fixes the rank that every later token is checked against.
+  Status ParseHead(std::string_view token) {
+    std::string_view rest = token;
+    if (!rest.empty() && rest[0] == 't') {
+      result_.problem.transposed = true;
+      rest.remove_prefix(1);
+    }
+    if (rest.size() != 2 || rest[1] != 'd' || rest[0] < '1' || rest[0] > '3')
+      return Error("first token " + Quote(token) +
+                   " must be [t]<rank>d with rank 1, 2 or 3 (e.g. 2d, t3d)");
+    result_.problem.rank = rest[0] - '0';
+    return Status::Ok();
+  }
+
+  Status ParseToken(std::string_view token) {
+    ConvProblem& p = result_.problem;
+    if (token == "b") {
+      if (seen_bias_) return Error("duplicate token \"b\" (bias)");
+      seen_bias_ = true;
+      p.bias = true;
+      return Status::Ok();
+    }
+    if (token == DTypeName(DType::kFloat32)) {
+      if (seen_dtype_) return Error("duplicate data type " + Quote(token));
+      seen_dtype_ = true;
+      p.dtype = DType::kFloat32;
+      return Status::Ok();
+    }
+    for (int r = 1; r <= kMaxSpatialRank; ++r) {
+      for (DataLayout l : {DataLayout::kChannelsFirst, DataLayout::kChannelsLast}) {
+        if (token == DataLayoutName(l, r)) {
+          CP_RETURN_IF_ERROR(CheckLayoutRank(token, r));
+          if (!data_layout_token_.empty())
+            return Error("two data layouts, " + Quote(data_layout_token_) + " and " + Quote(token));
+          data_layout_token_ = token;
+          p.data_layout = l;
+          return Status::Ok();
+        }
+      }
+      for (WeightLayout l : {WeightLayout::kOI, WeightLayout::kIO, WeightLayout::kSpatialIO,
+                             WeightLayout::kOSpatialI}) {
+        if (token == WeightLayoutName(l, r)) {
+          CP_RETURN_IF_ERROR(CheckLayoutRank(token, r));
+          if (!weight_layout_token_.empty())
+            return Error("two weight layouts, " + Quote(weight_layout_token_) + " and " +
+                         Quote(token));
+          weight_layout_token_ = token;
+          p.weight_layout = l;
+          return Status::Ok();
+        }
+      }
+    }
+    return ParseKeyToken(token);
+  }
+
+  Status CheckLayoutRank(std::string_view token, int layout_rank) const {
+    if (layout_rank == result_.problem.rank) return Status::Ok();
+    return Error("layout " + Quote(token) + " is for " + std::to_string(layout_rank) +
+                 "-D problems, but this is a " + std::to_string(result_.problem.rank) +
+                 "-D problem");
+  }
+
+  // `<key><value>`: the key is the leading lowercase letters. No key holds an 'x', so `kx3` reads
+  // as k with a malformed size rather than as an unknown key "kx".
+  Status ParseKeyToken(std::string_view token) {
+    size_t n = 0;
+    while (n < token.size() && IsLower(token[n]) && token[n] != 'x') ++n;
+    std::string_view name = token.substr(0, n), value = token.substr(n);
+    int found = -1;
+    for (size_t k = 0; k < kKeys.size(); ++k)
+      if (name == kKeys[k].name) found = static_cast<int>(k);
+    if (found < 0)
+      return Error("unknown token " + Quote(token) +
+                   "; expected [g mb ic oc i k s p pb pe d op]<value>, a data layout (e.g. nchw, "
+                   "nhwc), a weight layout (e.g. oihw, hwio), b or f32");
+    const KeySpec& spec = kKeys[found];
+    if (!key_tokens_[found].empty())
+      return Error("duplicate key " + std::string(spec.name) + " (" + Quote(key_tokens_[found]) +
+                   " and " + Quote(token) + ")");
+    key_tokens_[found] = token;
+    if (value.empty())
+      return Error(std::string(spec.name) + " (" + spec.meaning + ") needs a value, e.g. " +
+                   spec.name + (spec.dims ? "3" : "4"));
+    ConvProblem& p = result_.problem;
+    if (spec.scalar) return ParseNumber(spec, value, value, &(p.*spec.scalar));
+    Dims d{};
+    CP_RETURN_IF_ERROR(ParseSize(spec, value, &d));
+    p.*spec.dims = d;
+    if (spec.also) p.*spec.also = d;
+    return Status::Ok();
+  }
+
+  // `digits` is one number of `value`; both are named in errors.
+  Status ParseNumber(const KeySpec& spec, std::string_view value, std::string_view digits,
+                     int64_t* out) const {
+    std::string what = std::string(spec.name) + " value " + Quote(value);
+    if (digits.empty())
+      return Error(what + " has an empty number; expected digits separated by 'x', e.g. " +
+                   spec.name + "3x3");
+    int64_t v = 0;
+    for (char c : digits) {
+      if (!IsDigit(c)) {
+        if (spec.dims)
+          return Error(what + " is not a size; expected digits separated by 'x', e.g. " +
+                       spec.name + "3x3");
+        return Error(what + " is not a number; expected digits, e.g. " + spec.name + "4");
+      }
+      v = v * 10 + (c - '0');
+      if (v > kMaxValue) return Error(what + " is over the limit of " + kMaxValueText);
+    }
+    *out = v;
+    return Status::Ok();
+  }
+
+  // `AxBxC` with one value per spatial dimension, or a single value for all of them.
+  Status ParseSize(const KeySpec& spec, std::string_view value, Dims* out) const {
+    const int rank = result_.problem.rank;
+    size_t count = std::count(value.begin(), value.end(), 'x') + 1;
+    if (count != 1 && count != static_cast<size_t>(rank))
+      return Error(std::string(spec.name) + " has " + std::to_string(count) + " values, expected " +
+                   std::to_string(rank) + " for a " + std::to_string(rank) + "-D problem" +
+                   (rank > 1 ? " (or 1 for all dimensions)" : ""));
+    size_t start = 0;
+    for (size_t i = 0; i < count; ++i) {
+      size_t end = std::min(value.find('x', start), value.size());
+      CP_RETURN_IF_ERROR(ParseNumber(spec, value, value.substr(start, end - start), &(*out)[i]));
+      start = end + 1;
+    }
+    if (count == 1) out->fill((*out)[0]);
+    return Status::Ok();
+  }
+
+  Result<ParsedDescriptor> Finish() {
+    for (Key k : {Key::kIc, Key::kOc, Key::kI, Key::kK}) {
+      if (key_tokens_[static_cast<size_t>(k)].empty())
+        return Error(std::string("missing ") + Spec(k).name + " (" + Spec(k).meaning + "), e.g. " +
+                     Spec(k).name + (Spec(k).dims ? "3" : "4"));
+    }
+    std::string_view p = key_tokens_[static_cast<size_t>(Key::kP)];
+    for (Key k : {Key::kPb, Key::kPe}) {
+      std::string_view other = key_tokens_[static_cast<size_t>(k)];
+      if (!p.empty() && !other.empty())
+        return Error("both " + Quote(p) + " and " + Quote(other) +
+                     "; write p<size> for symmetric padding or pb<size>_pe<size>");
+    }
+    ConvProblem& problem = result_.problem;
+    // Spatial values past the rank keep ConvProblem's defaults, as operator== ignores them.
+    const ConvProblem defaults;
+    for (Dims ConvProblem::*dims :
+         {&ConvProblem::input, &ConvProblem::kernel, &ConvProblem::stride, &ConvProblem::pad_begin,
+          &ConvProblem::pad_end, &ConvProblem::dilation, &ConvProblem::output_padding}) {
+      for (int i = problem.rank; i < kMaxSpatialRank; ++i) (problem.*dims)[i] = (defaults.*dims)[i];
+    }
+    if (weight_layout_token_.empty()) problem.weight_layout = problem.natural_weight_layout();
+    return result_;
+  }
+
+  std::string_view text_;
+  ParsedDescriptor result_;
+  std::array<std::string_view, kKeys.size()> key_tokens_{};  // the token that set each key
+  std::string_view data_layout_token_, weight_layout_token_;
+  bool seen_bias_ = false;
+  bool seen_dtype_ = false;
+};
+
+}  // namespace
+
+std::string ProblemDescriptor(const ConvProblem& p, bool long_form) {
+  // Printing tolerates any field values (logs show invalid problems too); only 0–3 dims are read.
+  const int rank = std::clamp(p.rank, 0, kMaxSpatialRank);
+  std::string s = (p.transposed ? "t" : "") + std::to_string(p.rank) + "d";
+  auto add = [&s](const std::string& token) { s += '_' + token; };
+  auto add_dims = [&](bool print, const char* key, const Dims& d) {
+    if (long_form || print) add(key + SizeText(d, rank));
+  };
+  if (long_form || p.groups != 1) add("g" + std::to_string(p.groups));
+  if (long_form || p.batch != 1) add("mb" + std::to_string(p.batch));
+  add("ic" + std::to_string(p.in_channels));
+  add("oc" + std::to_string(p.out_channels));
+  add_dims(true, "i", p.input);
+  add_dims(true, "k", p.kernel);
+  add_dims(!AllEqual(p.stride, rank, 1), "s", p.stride);
+  if (std::equal(p.pad_begin.begin(), p.pad_begin.begin() + rank, p.pad_end.begin())) {
+    add_dims(!AllEqual(p.pad_begin, rank, 0), "p", p.pad_begin);
+  } else {
+    add_dims(true, "pb", p.pad_begin);
+    add_dims(true, "pe", p.pad_end);
+  }
+  add_dims(!AllEqual(p.dilation, rank, 1), "d", p.dilation);
+  add_dims(!AllEqual(p.output_padding, rank, 0), "op", p.output_padding);
+  if (long_form || p.data_layout != DataLayout::kChannelsFirst)
+    add(DataLayoutName(p.data_layout, p.rank));
+  if (long_form || p.weight_layout != p.natural_weight_layout())
+    add(WeightLayoutName(p.weight_layout, p.rank));
+  if (p.bias) add("b");
+  if (long_form) add(DTypeName(p.dtype));
+  return s;
+}
+
+std::string CaseDescriptor(const ConvProblem& p, Direction d) {
+  return std::string(DirectionName(d)) + ":" + ProblemDescriptor(p);
+}
+
+Result<ParsedDescriptor> ParseDescriptor(const std::string& text) {
+  // The parser allocates only short strings; this guards the fuzzing contract against bad_alloc.
+  try {
+    return DescriptorParser(text).Parse();
+  } catch (const std::exception& e) {
+    return Status::Internal(std::string("descriptor parser failed: ") + e.what());
+  }
+}
+
+}  // namespace convparity

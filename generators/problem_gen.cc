@@ -1,0 +1,487 @@
+#include "generators/problem_gen.h"
+
+#include <algorithm>
+#include <functional>
+#include <utility>
+
+namespace convparity {
+namespace {
+
+// ---- Choice primitives -------------------------------------------------------------------------
+
+// A dependent pair of choices whose shrinking does not commit. RapidCheck's mapcat stops shrinking
+// the outer value once an inner one has shrunk, so a greedy shrink that first made, say, the
+// output padding smaller can no longer make the kernel smaller. Here the outer value stays
+// shrinkable: shrinking it regenerates the inner value from the same random stream (as mapcat
+// does), shrinking the inner value keeps the outer one. Terminates: every accepted shrink makes
+// (outer, inner) lexicographically smaller.
+template <typename T, typename U>
+rc::Shrinkable<U> ChainNode(rc::Shrinkable<T> outer, rc::Shrinkable<U> inner,
+                            std::function<rc::Gen<U>(const T&)> next, rc::Random random, int size) {
+  auto value = [inner] { return inner.value(); };
+  auto shrinks = [outer, inner, next, random, size] {
+    auto outer_shrinks = rc::seq::map(outer.shrinks(), [=](rc::Shrinkable<T>&& o) {
+      rc::Shrinkable<U> regenerated = next(o.value())(random, size);
+      return ChainNode<T, U>(std::move(o), std::move(regenerated), next, random, size);
+    });
+    auto inner_shrinks = rc::seq::map(inner.shrinks(), [=](rc::Shrinkable<U>&& i) {
+      return ChainNode<T, U>(outer, std::move(i), next, random, size);
+    });
+    return rc::seq::concat(std::move(outer_shrinks), std::move(inner_shrinks));
+  };
+  return rc::shrinkable::lambda(std::move(value), std::move(shrinks));
+}
+
+// gen::mapcat with non-committing shrinks (see ChainNode).
+template <typename T, typename F>
+auto Chain(rc::Gen<T> gen, F next_fn)
+    -> rc::Gen<typename decltype(next_fn(std::declval<T>()))::ValueType> {
+  using U = typename decltype(next_fn(std::declval<T>()))::ValueType;
+  std::function<rc::Gen<U>(const T&)> next = next_fn;
+  return [gen, next](const rc::Random& random, int size) {
+    rc::Random r1 = random;
+    rc::Random r2 = r1.split();
+    rc::Shrinkable<T> outer = gen(r1, size);
+    rc::Shrinkable<U> inner = next(outer.value())(r2, size);
+    return ChainNode<T, U>(std::move(outer), std::move(inner), next, r2, size);
+  };
+}
+
+// RapidCheck's weightedElement / weightedOneOf never shrink the choice itself, and inRange scales
+// with the generation size. Pick and Uniform keep the weights fixed and shrink toward the first
+// option (respectively the lower bound), which is where the plain case is put.
+
+template <typename T>
+using Options = std::vector<std::pair<int, rc::Gen<T>>>;
+
+// One of `options`, drawn by weight; shrinks toward earlier options, then within the option.
+// Options of weight 0 keep their place (never drawn, never shrunk to): a list whose option count
+// does not depend on earlier choices maps the same random roll to the same option when an
+// earlier choice shrinks, so the failing feature survives the shrink.
+template <typename T>
+rc::Gen<T> Pick(Options<T> options) {
+  uint64_t total = 0;
+  for (const auto& o : options) total += static_cast<uint64_t>(std::max(o.first, 0));
+  if (total == 0) throw rc::GenerationFailure("Pick: no option with a positive weight");
+  return [options, total](const rc::Random& random, int size) {
+    rc::Random r1 = random;
+    rc::Random r2 = r1.split();
+    // Multiply-shift rather than modulo: when weights change a little (an earlier choice shrank)
+    // the same roll still lands on the same option, mostly.
+    uint64_t roll =
+        static_cast<uint64_t>((static_cast<unsigned __int128>(r1.next()) * total) >> 64);
+    size_t index = 0;
+    for (;; ++index) {
+      const uint64_t w = static_cast<uint64_t>(std::max(options[index].first, 0));
+      if (roll < w) break;
+      roll -= w;
+    }
+    auto shrink_index = [options](size_t i) {
+      return rc::seq::filter(rc::shrink::towards<size_t>(i, 0),
+                             [options](size_t j) { return options[j].first > 0; });
+    };
+    std::function<rc::Gen<T>(const size_t&)> option = [options](size_t i) {
+      return options[i].second;
+    };
+    rc::Shrinkable<size_t> chosen = rc::shrinkable::shrinkRecur(index, shrink_index);
+    return ChainNode<size_t, T>(chosen, options[index].second(r2, size), option, r2, size);
+  };
+}
+
+// Uniform in [lo, hi] whatever the size; shrinks toward lo.
+rc::Gen<int64_t> Uniform(int64_t lo, int64_t hi) {
+  if (hi < lo) hi = lo;
+  return [lo, hi](const rc::Random& random, int) {
+    rc::Random r = random;
+    int64_t v = lo + static_cast<int64_t>(r.next() % static_cast<uint64_t>(hi - lo + 1));
+    return rc::shrinkable::shrinkRecur(
+        v, [lo](int64_t x) { return rc::shrink::towards<int64_t>(x, lo); });
+  };
+}
+
+template <typename T>
+rc::Gen<T> Just(T v) {
+  return rc::gen::just(std::move(v));
+}
+
+// A weighted integer option over [lo, hi]; weight 0 when the range is empty.
+std::pair<int, rc::Gen<int64_t>> Range(int weight, int64_t lo, int64_t hi) {
+  return {hi >= lo ? weight : 0, Uniform(lo, std::max(lo, hi))};
+}
+
+// ---- The recipe: raw choices, before scaling to the MAC cap
+// --------------------------------------
+
+struct DimRecipe {
+  int64_t kernel = 1, dilation = 1, stride = 1;
+  int64_t pad_begin = 0, pad_end = 0, output_padding = 0;
+  // Ordinary: the output size (the input follows from it, so output size 1 is a plain choice).
+  // Transposed: the input size (its small side).
+  int64_t extent = 1;
+  int64_t remainder = 0;  // ordinary: input positions past the last window, < stride
+};
+
+struct Channels {
+  int64_t groups = 1, in_per_group = 1, out_per_group = 1, batch = 1;
+};
+
+struct Layouts {
+  DataLayout data = DataLayout::kChannelsFirst;
+  WeightLayout weight = WeightLayout::kOI;
+  bool bias = false;
+};
+
+struct Recipe {
+  int rank = 1;
+  bool transposed = false;
+  std::vector<DimRecipe> dims;
+  Channels channels;
+  Layouts layouts;
+};
+
+// Largest output size drawn per dimension: 3-D problems are kept coarse so the MAC cap leaves room
+// for channels.
+int64_t MaxExtent(int rank) { return rank == 1 ? 48 : rank == 2 ? 16 : 6; }
+
+const std::vector<int64_t>& SmallPrimes() {
+  static const std::vector<int64_t> primes{5, 7, 11, 13};
+  return primes;
+}
+
+rc::Gen<int64_t> GenKernel(int64_t max_kernel, bool big_bias) {
+  // 3-D transposed convolution with 7–9 taps is where real frontends broke (BUGS.md).
+  return Pick<int64_t>({{big_bias ? 10 : 25, Just<int64_t>(1)},
+                        Range(big_bias ? 20 : 35, 2, std::min<int64_t>(3, max_kernel)),
+                        Range(big_bias ? 15 : 20, 4, std::min<int64_t>(6, max_kernel)),
+                        Range(big_bias ? 55 : 20, 7, max_kernel)});
+}
+
+// Dilation > 1 with a 1-tap kernel is legal and only matters for output_padding's bound.
+rc::Gen<int64_t> GenDilation() {
+  return Pick<int64_t>({{65, Just<int64_t>(1)}, {25, Just<int64_t>(2)}, Range(10, 3, 4)});
+}
+
+// Stride > kernel (input skipped; gaps in a transposed output) comes from strides 2–4 over small
+// kernels and from the 5–10 option. In several dimensions at once it makes dgrad / transposed
+// outputs mostly zeros, so large strides stay a minority, more so in 3-D.
+rc::Gen<int64_t> GenStride(int rank) {
+  const bool deep = rank == 3;
+  return Pick<int64_t>({{deep ? 68 : 60, Just<int64_t>(1)},
+                        {deep ? 20 : 24, Just<int64_t>(2)},
+                        Range(deep ? 8 : 10, 3, 4),
+                        Range(deep ? 4 : 6, 5, 10)});
+}
+
+// Padding of at most `begin_cap` before and `end_cap` after.
+rc::Gen<std::pair<int64_t, int64_t>> GenPadding(int64_t begin_cap, int64_t end_cap) {
+  using Pads = std::pair<int64_t, int64_t>;
+  const int64_t sym_max = std::min(begin_cap, end_cap);
+  rc::Gen<Pads> none = Just(Pads{0, 0});
+  rc::Gen<Pads> symmetric = rc::gen::map(Uniform(1, sym_max), [](int64_t p) { return Pads{p, p}; });
+  // Asymmetric: pad_end drawn from [0, end_cap] with pad_begin's value taken out.
+  rc::Gen<Pads> asymmetric = Chain(Uniform(0, begin_cap), [end_cap](int64_t begin) {
+    const int64_t choices = end_cap + 1 - (begin <= end_cap ? 1 : 0);
+    if (choices <= 0) return Just(Pads{begin, begin});
+    return rc::gen::map(Uniform(0, choices - 1), [begin](int64_t u) {
+      return Pads{begin, u >= begin ? u + 1 : u};
+    });
+  });
+  return Pick<Pads>({{40, none},
+                     {sym_max >= 1 ? 30 : 0, symmetric},
+                     {begin_cap + end_cap >= 1 ? 30 : 0, asymmetric}});
+}
+
+rc::Gen<int64_t> GenExtent(int rank) {
+  return Pick<int64_t>({{20, Just<int64_t>(1)}, Range(45, 2, 4), Range(35, 5, MaxExtent(rank))});
+}
+
+// One spatial dimension. Chain: (kernel, dilation, stride) → output_padding (transposed; it depends
+// on stride and dilation only) → padding (on the dilated kernel and output_padding) → remainder and
+// size. Kernel, dilation and stride are drawn independently with fixed weights, so that shrinking
+// one of them redraws what depends on it with the same option (see Pick): output_padding at its
+// maximum stays at its maximum while the kernel shrinks to 1.
+rc::Gen<DimRecipe> GenDim(int rank, bool transposed, int64_t max_kernel) {
+  using KDS = std::tuple<int64_t, int64_t, int64_t>;
+  const bool big_bias = rank == 3 && transposed;
+  return Chain(
+      rc::gen::tuple(GenKernel(max_kernel, big_bias), GenDilation(), GenStride(rank)),
+      [=](const KDS& kds) {
+        DimRecipe base;
+        std::tie(base.kernel, base.dilation, base.stride) = kds;
+        const int64_t reach = base.dilation * (base.kernel - 1);  // dilated kernel − 1
+        if (!transposed) {
+          // Padding up to the dilated kernel: then every window still touches the input (with the
+          // input at least `dilation` long, see Assemble), so no output is pure padding.
+          rc::Gen<int64_t> remainder =
+              Pick<int64_t>({{60, Just<int64_t>(0)}, Range(40, 1, base.stride - 1)});
+          return rc::gen::map(
+              rc::gen::tuple(GenPadding(reach, reach), remainder, GenExtent(rank)),
+              [base](const std::tuple<std::pair<int64_t, int64_t>, int64_t, int64_t>& t) {
+                DimRecipe r = base;
+                std::tie(r.pad_begin, r.pad_end) = std::get<0>(t);
+                r.remainder = std::get<1>(t);
+                r.extent = std::get<2>(t);
+                return r;
+              });
+        }
+        // ATen: output_padding < max(stride, dilation). Its maximum is an edge of its own.
+        const int64_t op_max = std::max(base.stride, base.dilation) - 1;
+        rc::Gen<int64_t> op = Pick<int64_t>({{50, Just<int64_t>(0)},
+                                             {op_max > 0 ? 35 : 0, Just<int64_t>(op_max)},
+                                             Range(15, 1, op_max)});
+        return Chain(op, [=](int64_t output_padding) {
+          // Cropping keeps the first input's last tap (position `reach`) in the output: pad_begin ≤
+          // reach here, pad_end ≤ (input − 1)·stride + output_padding by Assemble. So the output is
+          // never empty, nor entirely in the gaps between taps.
+          return rc::gen::map(
+              rc::gen::tuple(GenPadding(reach, reach + output_padding), GenExtent(rank)),
+              [base, output_padding](const std::tuple<std::pair<int64_t, int64_t>, int64_t>& t) {
+                DimRecipe r = base;
+                r.output_padding = output_padding;
+                std::tie(r.pad_begin, r.pad_end) = std::get<0>(t);
+                r.extent = std::get<1>(t);
+                return r;
+              });
+        });
+      });
+}
+
+// The spatial dimensions as a list whose shrinks first drop dimensions (to every smaller allowed
+// rank, keeping any subset of the dimensions, so a failure in the last dimension can still shrink
+// to rank 1), then shrink each dimension in place. Built by hand because a mapcat on the rank
+// would regenerate the dimensions and lose the one that fails.
+using DimShrinkables = std::vector<rc::Shrinkable<DimRecipe>>;
+
+rc::Shrinkable<std::vector<DimRecipe>> DimList(DimShrinkables dims, std::vector<int> ranks) {
+  auto value = [dims] {
+    std::vector<DimRecipe> v;
+    for (const auto& d : dims) v.push_back(d.value());
+    return v;
+  };
+  auto shrinks = [dims, ranks] {
+    const int n = static_cast<int>(dims.size());
+    std::vector<DimShrinkables> fewer;
+    for (int rank : ranks) {
+      if (rank >= n) continue;
+      for (unsigned mask = 0; mask < (1u << n); ++mask) {
+        if (__builtin_popcount(mask) != rank) continue;
+        DimShrinkables kept;
+        for (int i = 0; i < n; ++i)
+          if (mask & (1u << i)) kept.push_back(dims[i]);
+        fewer.push_back(std::move(kept));
+      }
+    }
+    auto drop = rc::seq::map(rc::seq::fromContainer(std::move(fewer)),
+                             [ranks](DimShrinkables&& d) { return DimList(std::move(d), ranks); });
+    auto each = rc::seq::mapcat(rc::seq::range<size_t>(0, dims.size()), [dims, ranks](size_t i) {
+      return rc::seq::map(dims[i].shrinks(), [dims, ranks, i](rc::Shrinkable<DimRecipe>&& s) {
+        DimShrinkables copy = dims;
+        copy[i] = std::move(s);
+        return DimList(std::move(copy), ranks);
+      });
+    });
+    return rc::seq::concat(std::move(drop), std::move(each));
+  };
+  return rc::shrinkable::lambda(std::move(value), std::move(shrinks));
+}
+
+// `ranks` ascending; 2-D weighted a little higher, as in real networks.
+rc::Gen<std::vector<DimRecipe>> GenDims(std::vector<int> ranks, bool transposed,
+                                        int64_t max_kernel) {
+  return [=](const rc::Random& random, int size) {
+    rc::Random r1 = random;
+    rc::Random r2 = r1.split();
+    auto weight = [](int rank) -> uint64_t { return rank == 2 ? 40 : 30; };
+    uint64_t total = 0;
+    for (int rank : ranks) total += weight(rank);
+    uint64_t roll = r1.next() % total;
+    size_t index = 0;
+    while (roll >= weight(ranks[index])) roll -= weight(ranks[index++]);
+    const int rank = ranks[index];
+    const rc::Gen<DimRecipe> dim = GenDim(rank, transposed, max_kernel);
+    DimShrinkables dims;
+    for (int i = 0; i < rank; ++i) dims.push_back(dim(r2.split(), size));
+    return DimList(std::move(dims), ranks);
+  };
+}
+
+rc::Gen<int64_t> GenChannelCount() {
+  return Pick<int64_t>({{25, Just<int64_t>(1)},
+                        Range(30, 2, 4),
+                        {20, rc::gen::elementOf(SmallPrimes())},
+                        Range(25, 5, 16)});
+}
+
+rc::Gen<Channels> GenChannels() {
+  rc::Gen<int64_t> batch =
+      Pick<int64_t>({{55, Just<int64_t>(1)}, Range(35, 2, 4), Range(10, 5, 8)});
+  rc::Gen<Channels> plain = rc::gen::apply(
+      [](int64_t in, int64_t out, int64_t n) {
+        return Channels{1, in, out, n};
+      },
+      GenChannelCount(), GenChannelCount(), batch);
+  rc::Gen<Channels> grouped = rc::gen::apply(
+      [](int64_t g, int64_t in, int64_t out, int64_t n) {
+        return Channels{g, in, out, n};
+      },
+      Pick<int64_t>({{60, Uniform(2, 4)}, {40, Uniform(5, 8)}}), GenChannelCount(),
+      GenChannelCount(), batch);
+  // Depthwise: groups == C_in, C_out = multiplier · C_in (multiplier > 1 is the case frontends
+  // represent in two different ways).
+  rc::Gen<Channels> depthwise = rc::gen::apply(
+      [](int64_t g, int64_t multiplier, int64_t n) {
+        return Channels{g, 1, multiplier, n};
+      },
+      Pick<int64_t>(
+          {{40, Uniform(2, 4)}, {20, rc::gen::elementOf(SmallPrimes())}, {40, Uniform(8, 32)}}),
+      Pick<int64_t>({{50, Just<int64_t>(1)}, {50, Uniform(2, 4)}}), batch);
+  return Pick<Channels>({{45, plain}, {25, grouped}, {30, depthwise}});
+}
+
+rc::Gen<Layouts> GenLayouts(const ProblemSpace& space, bool transposed) {
+  const WeightLayout natural = transposed ? WeightLayout::kIO : WeightLayout::kOI;
+  const WeightLayout swapped = transposed ? WeightLayout::kOI : WeightLayout::kIO;
+  const int other = space.layouts ? 1 : 0;
+  rc::Gen<DataLayout> data = Pick<DataLayout>(
+      {{65, Just(DataLayout::kChannelsFirst)}, {35 * other, Just(DataLayout::kChannelsLast)}});
+  rc::Gen<WeightLayout> weight = Pick<WeightLayout>({{40, Just(natural)},
+                                                     {20 * other, Just(swapped)},
+                                                     {20 * other, Just(WeightLayout::kSpatialIO)},
+                                                     {20 * other, Just(WeightLayout::kOSpatialI)}});
+  rc::Gen<bool> bias = Pick<bool>({{50, Just(false)}, {space.bias ? 50 : 0, Just(true)}});
+  return rc::gen::apply(
+      [](DataLayout d, WeightLayout w, bool b) {
+        return Layouts{d, w, b};
+      },
+      data, weight, bias);
+}
+
+// ---- From recipe to problem
+// ----------------------------------------------------------------------
+
+ConvProblem Assemble(const Recipe& r) {
+  ConvProblem p;
+  p.rank = r.rank;
+  p.transposed = r.transposed;
+  p.batch = r.channels.batch;
+  p.groups = r.channels.groups;
+  p.in_channels = r.channels.groups * r.channels.in_per_group;
+  p.out_channels = r.channels.groups * r.channels.out_per_group;
+  for (int i = 0; i < r.rank; ++i) {
+    const DimRecipe& d = r.dims[i];
+    p.kernel[i] = d.kernel;
+    p.dilation[i] = d.dilation;
+    p.stride[i] = d.stride;
+    p.pad_begin[i] = d.pad_begin;
+    p.pad_end[i] = d.pad_end;
+    p.output_padding[i] = d.output_padding;
+    if (r.transposed) {
+      // Long enough that cropping pad_end keeps position `reach` (see GenDim).
+      const int64_t over = std::max<int64_t>(d.pad_end - d.output_padding, 0);
+      p.input[i] = std::max(d.extent, 1 + (over + d.stride - 1) / d.stride);
+    } else {
+      // The smallest input giving `extent` outputs, plus the unused tail. At least `dilation`
+      // long so that a window spanning the whole input has a tap inside it (the output then grows
+      // past `extent`; still valid since padding ≤ dilated kernel).
+      const int64_t in = (d.extent - 1) * d.stride + d.dilation * (d.kernel - 1) + 1 - d.pad_begin -
+                         d.pad_end + d.remainder;
+      p.input[i] = std::max<int64_t>(in, d.kernel > 1 ? d.dilation : 1);
+    }
+  }
+  p.data_layout = r.layouts.data;
+  p.weight_layout = r.layouts.weight;
+  p.bias = r.layouts.bias;
+  return p;
+}
+
+// Halves the largest of the sizes (batch, channels per group, groups, spatial extents) until the
+// problem fits max_macs; then, if still needed, shortens kernels and drops padding. Deterministic,
+// so shrinking a recipe still yields a fitting problem.
+Recipe FitToMacs(Recipe r, int64_t max_macs) {
+  auto halve = [](int64_t& v) { v -= v / 2; };
+  for (int step = 0; step < 1000 && Assemble(r).macs() > max_macs; ++step) {
+    std::vector<int64_t*> sizes;
+    for (DimRecipe& d : r.dims) sizes.push_back(&d.extent);
+    sizes.push_back(&r.channels.batch);
+    sizes.push_back(&r.channels.out_per_group);
+    sizes.push_back(&r.channels.in_per_group);
+    sizes.push_back(&r.channels.groups);
+    int64_t* largest = *std::max_element(sizes.begin(), sizes.end(),
+                                         [](int64_t* a, int64_t* b) { return *a < *b; });
+    if (*largest > 1) {
+      halve(*largest);
+      continue;
+    }
+    // Every size is 1: the kernel itself is too large for the cap.
+    auto kernel_it =
+        std::max_element(r.dims.begin(), r.dims.end(),
+                         [](const auto& a, const auto& b) { return a.kernel < b.kernel; });
+    if (kernel_it != r.dims.end() && kernel_it->kernel > 1) {
+      DimRecipe& d = *kernel_it;
+      --d.kernel;
+      const int64_t reach = d.dilation * (d.kernel - 1);
+      d.pad_begin = std::min(d.pad_begin, reach);
+      d.pad_end = std::min(d.pad_end, r.transposed ? reach + d.output_padding : reach);
+      continue;
+    }
+    for (DimRecipe& d : r.dims) d.pad_begin = d.pad_end = 0;
+    break;
+  }
+  return r;
+}
+
+std::vector<int> UsableRanks(const ProblemSpace& space) {
+  std::vector<int> ranks;
+  for (int rank : space.ranks)
+    if (rank >= 1 && rank <= kMaxSpatialRank) ranks.push_back(rank);
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  return ranks;
+}
+
+}  // namespace
+
+rc::Gen<ConvProblem> GenProblemUnfiltered(const ProblemSpace& space) {
+  const std::vector<int> ranks = UsableRanks(space);
+  if (ranks.empty()) throw rc::GenerationFailure("ProblemSpace has no rank in 1..3");
+  if (!space.ordinary && !space.transposed)
+    throw rc::GenerationFailure("ProblemSpace allows neither ordinary nor transposed convolution");
+  const int64_t max_kernel = std::max<int64_t>(space.max_kernel, 1);
+
+  rc::Gen<bool> kind =
+      Pick<bool>({{space.ordinary ? 65 : 0, Just(false)}, {space.transposed ? 35 : 0, Just(true)}});
+  // Dependency chain: kind → dimensions (rank → kernel → dilation → stride → padding, output
+  // padding → sizes) → channels and layouts; FitToMacs then scales sizes down to the cap.
+  rc::Gen<Recipe> recipe = Chain(kind, [=](bool transposed) {
+    return rc::gen::apply(
+        [transposed](std::vector<DimRecipe> dims, Channels channels, Layouts layouts) {
+          const int rank = static_cast<int>(dims.size());
+          return Recipe{rank, transposed, std::move(dims), channels, layouts};
+        },
+        GenDims(ranks, transposed, max_kernel), GenChannels(), GenLayouts(space, transposed));
+  });
+  const int64_t max_macs = space.max_macs;
+  return rc::gen::map(recipe,
+                      [max_macs](const Recipe& r) { return Assemble(FitToMacs(r, max_macs)); });
+}
+
+rc::Gen<ConvProblem> GenProblem(const ProblemSpace& space) {
+  return rc::gen::suchThat(GenProblemUnfiltered(space),
+                           [space](const ConvProblem& p) { return InSpace(p, space); });
+}
+
+bool InSpace(const ConvProblem& p, const ProblemSpace& space) {
+  if (!Validate(p).ok()) return false;
+  if (std::find(space.ranks.begin(), space.ranks.end(), p.rank) == space.ranks.end()) return false;
+  if (p.transposed ? !space.transposed : !space.ordinary) return false;
+  for (int i = 0; i < p.rank; ++i)
+    if (p.kernel[i] > space.max_kernel) return false;
+  if (p.macs() > space.max_macs) return false;
+  if (!space.layouts &&
+      (p.data_layout != DataLayout::kChannelsFirst || p.weight_layout != p.natural_weight_layout()))
+    return false;
+  if (!space.bias && p.bias) return false;
+  return true;
+}
+
+}  // namespace convparity

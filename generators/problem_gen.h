@@ -1,0 +1,47 @@
+// RapidCheck generators of valid convolution problems, built along the dependency chain (kind →
+// rank → per dimension: kernel, dilation, stride → output_padding → padding → size; then groups →
+// channels, batch, layouts) with a mapcat whose shrinking does not commit, so that invalid cases
+// cannot occur by construction, and biased toward the edges where convolution code breaks
+// (ARCHITECTURE.md, "Generators").
+//
+// Every choice shrinks toward its plainest option (fewer dimensions, ordinary convolution,
+// kernel 1, stride 1, dilation 1, no padding, output size 1, groups 1, one channel, batch 1,
+// channels-first, the natural weight layout, no bias), so a failing case shrinks to a small, plain
+// problem; a dimension that matters survives when the rank shrinks (any subset can be kept).
+// The generation size is ignored: the space's MAC cap bounds a case, shrinking makes it small.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "core/conv_problem.h"
+
+namespace convparity {
+
+// The space a generator draws from.
+struct ProblemSpace {
+  std::vector<int> ranks{1, 2, 3};
+  bool ordinary = true;
+  bool transposed = true;
+  int64_t max_macs = 200000;  // keeps a case fast on ATen's float64 slow path
+  int64_t max_kernel = 9;
+  bool layouts = true;  // channels-last data and non-natural weight layouts
+  bool bias = true;
+};
+
+// Valid problems of `space`. Sizes that would exceed max_macs are scaled down (batch, channels,
+// spatial sizes, then kernels), not rejected. Throws rc::GenerationFailure when the space is empty
+// (no usable rank, or neither ordinary nor transposed).
+rc::Gen<ConvProblem> GenProblem(const ProblemSpace& space = {});
+
+// True when `p` is valid (Validate) and inside `space`: its rank, kind, kernel sizes, MACs,
+// layouts and bias are all allowed.
+bool InSpace(const ConvProblem& p, const ProblemSpace& space);
+
+// GenProblem without its final InSpace filter; what it yields outside the space is what GenProblem
+// rejects. Exposed to measure the rejection rate (which must stay under 10%).
+rc::Gen<ConvProblem> GenProblemUnfiltered(const ProblemSpace& space = {});
+
+}  // namespace convparity

@@ -1,0 +1,113 @@
+#include "harness/check_case.h"
+
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <sstream>
+
+#include "core/tensor.h"
+#include "generators/fill.h"
+#include "oracles/torch_oracle.h"
+
+namespace convparity {
+namespace {
+
+class Stopwatch {
+ public:
+  double Lap() {
+    auto now = std::chrono::steady_clock::now();
+    double s = std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+    return s;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+CaseOutcome Ended(Verdict v, std::string reason) {
+  CaseOutcome out;
+  out.verdict = v;
+  out.reason = std::move(reason);
+  return out;
+}
+
+std::string Summary(const Judgement& j) {
+  std::ostringstream os;
+  switch (j.verdict) {
+    case Verdict::kShapeMismatch:
+      return "result has another shape than the reference";
+    case Verdict::kUnwritten:
+      os << j.unwritten << " of " << j.elements << " result elements were never written";
+      return os.str();
+    case Verdict::kFailed:
+      os << j.mismatches << " of " << j.elements << " elements differ";
+      if (j.worst)
+        os << "; worst at " << FormatIndex(j.worst->index) << ": expected " << j.worst->expected
+           << ", got " << j.worst->got << " (error " << j.worst->error << ", bound "
+           << j.worst->bound << ")";
+      return os.str();
+    case Verdict::kMistrusted:
+      os << "passed, but " << static_cast<int>(j.zero_share * 100)
+         << "% of the reference is exactly zero";
+      return os.str();
+    default:
+      return "";
+  }
+}
+
+}  // namespace
+
+CaseOutcome CheckCase(const ConvCase& c, ConvSut& sut, const Limits& limits) {
+  const ConvProblem& p = c.problem;
+  const Direction d = c.direction;
+  if (Status st = Validate(p); !st.ok()) return Ended(Verdict::kInvalid, st.message());
+  if (Status st = CheckLimits(p, limits); !st.ok()) return Ended(Verdict::kInvalid, st.message());
+  if (c.fill == Fill::kExact && !ChooseExactRange(p, d).exact)
+    return Ended(Verdict::kSkipped, "the reduction is too long for exact mode");
+
+  CaseOutcome out;
+  Stopwatch clock;
+  const CaseInputs inputs = FillInputs(p, d, c.fill, c.seed);
+  out.timing.fill = clock.Lap();
+
+  const bool random = c.fill != Fill::kExact;
+  Result<OracleOutput> ref = TorchOracle::Compute(p, d, inputs, random);
+  out.timing.oracle = clock.Lap();
+  if (!ref.ok()) return Ended(Verdict::kInvalid, "the oracle rejected it: " + ref.status().message());
+  if (random)
+    for (double v : ref->result.values)
+      if (!std::isfinite(v)) return Ended(Verdict::kSkipped, "ill-conditioned: the reference is not finite");
+
+  // The SUT sees the problem's memory layouts and a poisoned result buffer.
+  const std::vector<float> x = ToMemoryOrder(inputs.input, DataMemoryOrder(p));
+  const std::vector<float> w = ToMemoryOrder(inputs.weight, WeightMemoryOrder(p));
+  const std::vector<float> dy = ToMemoryOrder(inputs.grad_output, DataMemoryOrder(p));
+  const Shape result_shape = ResultShape(p, d);
+  std::vector<float> result(NumElements(result_shape), PoisonValue());
+  ConvBuffers buffers;
+  buffers.input = x.empty() ? nullptr : x.data();
+  buffers.weight = w.empty() ? nullptr : w.data();
+  buffers.bias = inputs.bias.values.empty() ? nullptr : inputs.bias.values.data();
+  buffers.grad_output = dy.empty() ? nullptr : dy.data();
+  buffers.result = result.data();
+  Status run;
+  try {
+    run = sut.Run(p, d, buffers);
+  } catch (const std::exception& e) {
+    run = Status::Internal(std::string("exception: ") + e.what());
+  }
+  out.timing.sut = clock.Lap();
+  if (run.code() == StatusCode::kUnsupported) return Ended(Verdict::kSkipped, run.message());
+  if (!run.ok()) return Ended(Verdict::kCrashed, sut.name() + " returned an error: " + run.message());
+
+  const HostTensor got = FromMemoryOrder(result_shape, result, ResultMemoryOrder(p, d));
+  const int64_t k = ReductionLength(p, d) + (d == Direction::kForward && p.bias ? 1 : 0);
+  out.judgement = Judge(ref->result.shape, ref->result.values, ref->magnitude.values, got, c.fill, k);
+  out.timing.compare = clock.Lap();
+  out.verdict = out.judgement.verdict;
+  out.reason = Summary(out.judgement);
+  return out;
+}
+
+}  // namespace convparity

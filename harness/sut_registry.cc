@@ -1,0 +1,43 @@
+#include "harness/sut_registry.h"
+
+#include "kernels/direct_conv.h"
+#include "kernels/known_bugs/known_bugs.h"
+
+namespace convparity {
+namespace {
+
+constexpr const char* kKnownBugPrefix = "known-bug:";
+
+// Correct kernels that differ only in the order they add terms in.
+const SumOrder kOurOrders[] = {SumOrder::kSequential, SumOrder::kReverse, SumOrder::kPairwise,
+                               SumOrder::kBlocked};
+
+}  // namespace
+
+std::vector<std::string> OurSutNames() {
+  std::vector<std::string> names;
+  for (SumOrder o : kOurOrders) names.push_back(DirectConv(o).name());
+  return names;
+}
+
+std::vector<std::pair<std::string, std::string>> ListSuts() {
+  std::vector<std::pair<std::string, std::string>> all;
+  for (SumOrder o : kOurOrders)
+    all.emplace_back(DirectConv(o).name(),
+                     std::string("direct convolution, terms added in ") + SumOrderName(o) + " order");
+  for (const std::string& id : KnownBugIds())
+    all.emplace_back(kKnownBugPrefix + id, FindKnownBug(id)->summary);
+  return all;
+}
+
+Result<std::unique_ptr<ConvSut>> MakeSut(const std::string& name) {
+  for (SumOrder o : kOurOrders)
+    if (name == DirectConv(o).name()) return std::unique_ptr<ConvSut>(new DirectConv(o));
+  if (name.rfind(kKnownBugPrefix, 0) == 0) {
+    std::unique_ptr<ConvSut> bug = MakeKnownBug(name.substr(std::string(kKnownBugPrefix).size()));
+    if (bug) return bug;
+  }
+  return Status::Invalid("unknown system under test '" + name + "' (see `convparity list`)");
+}
+
+}  // namespace convparity
