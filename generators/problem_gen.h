@@ -14,6 +14,7 @@
 #include <rapidcheck.h>
 
 #include <cstdint>
+#include <ostream>
 #include <vector>
 
 #include "core/conv_problem.h"
@@ -43,5 +44,8 @@ bool InSpace(const ConvProblem& p, const ProblemSpace& space);
 // GenProblem without its final InSpace filter; what it yields outside the space is what GenProblem
 // rejects. Exposed to measure the rejection rate (which must stay under 10%).
 rc::Gen<ConvProblem> GenProblemUnfiltered(const ProblemSpace& space = {});
+
+// RapidCheck prints a problem in a counterexample as its descriptor (found by argument lookup).
+void showValue(const ConvProblem& p, std::ostream& os);
 
 }  // namespace convparity
