@@ -75,7 +75,8 @@ Shape ConvProblem::output_shape() const {
 
 Shape ConvProblem::weight_shape() const {
   int64_t g = std::max<int64_t>(groups, 1);
-  Shape s = transposed ? Shape{in_channels, out_channels / g} : Shape{out_channels, in_channels / g};
+  Shape s =
+      transposed ? Shape{in_channels, out_channels / g} : Shape{out_channels, in_channels / g};
   for (int i = 0; i < rank; ++i) s.push_back(kernel[i]);
   return s;
 }
@@ -84,8 +85,9 @@ int64_t ConvProblem::macs() const {
   // Every (small-side position, kernel tap, channel pair) is one multiply-add; for a transposed
   // convolution the small side is its input.
   Shape small = transposed ? input_shape() : output_shape();
-  int64_t n = SatMul(SatProduct(small), SatProduct(weight_shape()) / std::max<int64_t>(
-                                            transposed ? in_channels : out_channels, 1));
+  int64_t n =
+      SatMul(SatProduct(small), SatProduct(weight_shape()) /
+                                    std::max<int64_t>(transposed ? in_channels : out_channels, 1));
   return n;
 }
 
@@ -96,10 +98,9 @@ bool ConvProblem::operator==(const ConvProblem& o) const {
   return rank == o.rank && transposed == o.transposed && batch == o.batch &&
          in_channels == o.in_channels && out_channels == o.out_channels && groups == o.groups &&
          same(input, o.input) && same(kernel, o.kernel) && same(stride, o.stride) &&
-         same(pad_begin, o.pad_begin) && same(pad_end, o.pad_end) &&
-         same(dilation, o.dilation) && same(output_padding, o.output_padding) &&
-         data_layout == o.data_layout && weight_layout == o.weight_layout && bias == o.bias &&
-         dtype == o.dtype;
+         same(pad_begin, o.pad_begin) && same(pad_end, o.pad_end) && same(dilation, o.dilation) &&
+         same(output_padding, o.output_padding) && data_layout == o.data_layout &&
+         weight_layout == o.weight_layout && bias == o.bias && dtype == o.dtype;
 }
 
 Status Validate(const ConvProblem& p) {
@@ -120,12 +121,16 @@ Status Validate(const ConvProblem& p) {
   if (p.out_channels % p.groups != 0)
     return Status::Invalid("out_channels must be divisible by groups, but got out_channels=" +
                            std::to_string(p.out_channels) + " groups=" + std::to_string(p.groups));
-  // Beyond 2^30 no value is a convolution anyone can run, and below it the shape math cannot overflow.
+  // Beyond 2^30 no value is a convolution anyone can run, and below it the shape math cannot
+  // overflow.
   constexpr int64_t kMaxValue = int64_t{1} << 30;
-  for (auto [what, v] : {std::pair{"batch", p.batch}, {"in_channels", p.in_channels},
-                         {"out_channels", p.out_channels}, {"groups", p.groups}})
+  for (auto [what, v] : {std::pair{"batch", p.batch},
+                         {"in_channels", p.in_channels},
+                         {"out_channels", p.out_channels},
+                         {"groups", p.groups}})
     if (v > kMaxValue)
-      return Status::Invalid(std::string(what) + " must be at most 2^30, but got " + std::to_string(v));
+      return Status::Invalid(std::string(what) + " must be at most 2^30, but got " +
+                             std::to_string(v));
   auto each = [&](const char* what, const Dims& d, int64_t min, const char* rule) -> Status {
     for (int i = 0; i < p.rank; ++i)
       if (d[i] < min || d[i] > kMaxValue)
@@ -135,33 +140,39 @@ Status Validate(const ConvProblem& p) {
   };
   CP_RETURN_IF_ERROR(each("input", p.input, 1, "must be positive"));
   CP_RETURN_IF_ERROR(each("kernel", p.kernel, 1, "must be positive"));
-  CP_RETURN_IF_ERROR(each("stride", p.stride, 1, "must be positive (non-positive stride is not supported)"));
+  CP_RETURN_IF_ERROR(
+      each("stride", p.stride, 1, "must be positive (non-positive stride is not supported)"));
   CP_RETURN_IF_ERROR(each("dilation", p.dilation, 1, "must be greater than zero"));
-  CP_RETURN_IF_ERROR(each("pad_begin", p.pad_begin, 0, "must be non-negative (negative padding is not supported)"));
-  CP_RETURN_IF_ERROR(each("pad_end", p.pad_end, 0, "must be non-negative (negative padding is not supported)"));
+  CP_RETURN_IF_ERROR(each("pad_begin", p.pad_begin, 0,
+                          "must be non-negative (negative padding is not supported)"));
+  CP_RETURN_IF_ERROR(
+      each("pad_end", p.pad_end, 0, "must be non-negative (negative padding is not supported)"));
   CP_RETURN_IF_ERROR(each("output_padding", p.output_padding, 0, "must be non-negative"));
   for (int i = 0; i < p.rank; ++i) {
     if (!p.transposed && p.output_padding[i] != 0)
-      return Status::Invalid("output_padding is only for transposed convolution, but got "
-                             "output_padding=(" + Join(p.output_padding, p.rank, ", ") + ")");
+      return Status::Invalid(
+          "output_padding is only for transposed convolution, but got "
+          "output_padding=(" +
+          Join(p.output_padding, p.rank, ", ") + ")");
     // ATen: output padding must be smaller than either stride or dilation.
     if (p.transposed && p.output_padding[i] >= std::max(p.stride[i], p.dilation[i]))
       return Status::Invalid(
-          "output padding must be smaller than either stride or dilation, but got output_padding=(" +
+          "output padding must be smaller than either stride or dilation, but got "
+          "output_padding=(" +
           Join(p.output_padding, p.rank, ", ") + ") stride=(" + Join(p.stride, p.rank, ", ") +
           ") dilation=(" + Join(p.dilation, p.rank, ", ") + ")");
   }
   Dims out = p.output();
   for (int i = 0; i < p.rank; ++i) {
-    if (!p.transposed && p.input[i] + p.pad_begin[i] + p.pad_end[i] <
-                             p.dilation[i] * (p.kernel[i] - 1) + 1) {
+    if (!p.transposed &&
+        p.input[i] + p.pad_begin[i] + p.pad_end[i] < p.dilation[i] * (p.kernel[i] - 1) + 1) {
       Dims padded, dilated;
       for (int j = 0; j < p.rank; ++j) {
         padded[j] = p.input[j] + p.pad_begin[j] + p.pad_end[j];
         dilated[j] = p.dilation[j] * (p.kernel[j] - 1) + 1;
       }
-      return Status::Invalid("Calculated padded input size per channel: (" +
-                             Join(padded, p.rank) + "). Kernel size: (" + Join(dilated, p.rank) +
+      return Status::Invalid("Calculated padded input size per channel: (" + Join(padded, p.rank) +
+                             "). Kernel size: (" + Join(dilated, p.rank) +
                              "). Kernel size can't be greater than actual input size");
     }
     if (p.transposed && out[i] < 1)
@@ -187,15 +198,19 @@ Status CheckLimits(const ConvProblem& p, const Limits& limits) {
   CP_RETURN_IF_ERROR(extent("out_channels", p.out_channels));
   CP_RETURN_IF_ERROR(extent("groups", p.groups));
   for (int i = 0; i < std::min(p.rank, kMaxSpatialRank); ++i) {
-    for (auto [what, v] : {std::pair{"input", p.input[i]}, {"kernel", p.kernel[i]},
-                           {"stride", p.stride[i]}, {"pad_begin", p.pad_begin[i]},
-                           {"pad_end", p.pad_end[i]}, {"dilation", p.dilation[i]},
+    for (auto [what, v] : {std::pair{"input", p.input[i]},
+                           {"kernel", p.kernel[i]},
+                           {"stride", p.stride[i]},
+                           {"pad_begin", p.pad_begin[i]},
+                           {"pad_end", p.pad_end[i]},
+                           {"dilation", p.dilation[i]},
                            {"output_padding", p.output_padding[i]}}) {
       CP_RETURN_IF_ERROR(extent(what, v));
     }
   }
   // With every extent bounded by 2^20, saturating products below cannot wrap.
-  for (auto [what, shape] : {std::pair{"input", p.input_shape()}, {"output", p.output_shape()},
+  for (auto [what, shape] : {std::pair{"input", p.input_shape()},
+                             {"output", p.output_shape()},
                              {"weight", p.weight_shape()}}) {
     int64_t n = SatProduct(shape);
     if (n > limits.max_tensor_elements)
@@ -232,9 +247,12 @@ int64_t ReductionLength(const ConvProblem& p, Direction direction) {
 
 const char* DirectionName(Direction d) {
   switch (d) {
-    case Direction::kForward: return "fwd";
-    case Direction::kBackwardData: return "bwd_data";
-    case Direction::kBackwardWeight: return "bwd_weight";
+    case Direction::kForward:
+      return "fwd";
+    case Direction::kBackwardData:
+      return "bwd_data";
+    case Direction::kBackwardWeight:
+      return "bwd_weight";
   }
   return "?";
 }
@@ -259,10 +277,14 @@ std::string DataLayoutName(DataLayout l, int rank) {
 std::string WeightLayoutName(WeightLayout l, int rank) {
   std::string sp = kSpatialNames[std::clamp(rank, 0, kMaxSpatialRank)];
   switch (l) {
-    case WeightLayout::kOI: return "oi" + sp;
-    case WeightLayout::kIO: return "io" + sp;
-    case WeightLayout::kSpatialIO: return sp + "io";
-    case WeightLayout::kOSpatialI: return "o" + sp + "i";
+    case WeightLayout::kOI:
+      return "oi" + sp;
+    case WeightLayout::kIO:
+      return "io" + sp;
+    case WeightLayout::kSpatialIO:
+      return sp + "io";
+    case WeightLayout::kOSpatialI:
+      return "o" + sp + "i";
   }
   return "?";
 }
@@ -286,10 +308,23 @@ std::vector<int> WeightMemoryOrder(const ConvProblem& p) {
   auto append = [&](std::initializer_list<int> axes) { order.insert(order.end(), axes); };
   auto append_spatial = [&] { order.insert(order.end(), spatial.begin(), spatial.end()); };
   switch (p.weight_layout) {
-    case WeightLayout::kOI: append({o, i}); append_spatial(); break;
-    case WeightLayout::kIO: append({i, o}); append_spatial(); break;
-    case WeightLayout::kSpatialIO: append_spatial(); append({i, o}); break;
-    case WeightLayout::kOSpatialI: append({o}); append_spatial(); append({i}); break;
+    case WeightLayout::kOI:
+      append({o, i});
+      append_spatial();
+      break;
+    case WeightLayout::kIO:
+      append({i, o});
+      append_spatial();
+      break;
+    case WeightLayout::kSpatialIO:
+      append_spatial();
+      append({i, o});
+      break;
+    case WeightLayout::kOSpatialI:
+      append({o});
+      append_spatial();
+      append({i});
+      break;
   }
   return order;
 }

@@ -1,10 +1,10 @@
 #include "harness/campaign.h"
 
+#include <rapidcheck.h>
+
 #include <chrono>
 #include <cstdio>
 #include <memory>
-
-#include <rapidcheck.h>
 
 #include "core/descriptor.h"
 #include "core/prng.h"
@@ -45,9 +45,10 @@ Result<CampaignStats> RunCampaign(const CampaignOptions& options,
     const Direction d = directions[i % directions.size()];
     const Fill fill = options.fills[(i / directions.size()) % options.fills.size()];
     const uint64_t seed = case_seeds.Next();
+    const PreparedCase prepared = PrepareCase(ConvCase{p, d, "", fill, seed});
     for (auto& sut : suts) {
       ConvCase c{p, d, sut->name(), fill, seed};
-      CaseOutcome out = CheckCase(c, *sut);
+      CaseOutcome out = RunPrepared(prepared, *sut);
       ++stats.cases;
       ++stats.verdicts[c.sut][VerdictName(out.verdict)];
       if (IsDiscrepancy(out.verdict)) {

@@ -5,9 +5,7 @@
 #include <exception>
 #include <sstream>
 
-#include "core/tensor.h"
 #include "generators/fill.h"
-#include "oracles/torch_oracle.h"
 
 namespace convparity {
 namespace {
@@ -58,26 +56,47 @@ std::string Summary(const Judgement& j) {
 
 }  // namespace
 
-CaseOutcome CheckCase(const ConvCase& c, ConvSut& sut, const Limits& limits) {
+PreparedCase PrepareCase(const ConvCase& c, const Limits& limits) {
+  PreparedCase prep;
+  prep.c = c;
   const ConvProblem& p = c.problem;
   const Direction d = c.direction;
-  if (Status st = Validate(p); !st.ok()) return Ended(Verdict::kInvalid, st.message());
-  if (Status st = CheckLimits(p, limits); !st.ok()) return Ended(Verdict::kInvalid, st.message());
-  if (c.fill == Fill::kExact && !ChooseExactRange(p, d).exact)
-    return Ended(Verdict::kSkipped, "the reduction is too long for exact mode");
-
-  CaseOutcome out;
+  if (Status st = CheckLimits(p, limits); !st.ok()) {  // validates first
+    prep.ended = Ended(Verdict::kInvalid, st.message());
+    return prep;
+  }
+  if (c.fill == Fill::kExact && !ChooseExactRange(p, d).exact) {
+    prep.ended = Ended(Verdict::kSkipped, "the reduction is too long for exact mode");
+    return prep;
+  }
   Stopwatch clock;
-  const CaseInputs inputs = FillInputs(p, d, c.fill, c.seed);
-  out.timing.fill = clock.Lap();
-
+  prep.inputs = FillInputs(p, d, c.fill, c.seed);
+  prep.timing.fill = clock.Lap();
   const bool random = c.fill != Fill::kExact;
-  Result<OracleOutput> ref = TorchOracle::Compute(p, d, inputs, random);
-  out.timing.oracle = clock.Lap();
-  if (!ref.ok()) return Ended(Verdict::kInvalid, "the oracle rejected it: " + ref.status().message());
+  Result<OracleOutput> ref = TorchOracle::Compute(p, d, prep.inputs, random);
+  prep.timing.oracle = clock.Lap();
+  if (!ref.ok()) {
+    prep.ended = Ended(Verdict::kInvalid, "the oracle rejected it: " + ref.status().message());
+    return prep;
+  }
+  prep.reference = std::move(ref).value();
   if (random)
-    for (double v : ref->result.values)
-      if (!std::isfinite(v)) return Ended(Verdict::kSkipped, "ill-conditioned: the reference is not finite");
+    for (double v : prep.reference.result.values)
+      if (!std::isfinite(v)) {
+        prep.ended = Ended(Verdict::kSkipped, "ill-conditioned: the reference is not finite");
+        break;
+      }
+  return prep;
+}
+
+CaseOutcome RunPrepared(const PreparedCase& prep, ConvSut& sut) {
+  if (prep.ended) return *prep.ended;
+  const ConvProblem& p = prep.c.problem;
+  const Direction d = prep.c.direction;
+  const CaseInputs& inputs = prep.inputs;
+  CaseOutcome out;
+  out.timing = prep.timing;
+  Stopwatch clock;
 
   // The SUT sees the problem's memory layouts and a poisoned result buffer.
   const std::vector<float> x = ToMemoryOrder(inputs.input, DataMemoryOrder(p));
@@ -99,11 +118,13 @@ CaseOutcome CheckCase(const ConvCase& c, ConvSut& sut, const Limits& limits) {
   }
   out.timing.sut = clock.Lap();
   if (run.code() == StatusCode::kUnsupported) return Ended(Verdict::kSkipped, run.message());
-  if (!run.ok()) return Ended(Verdict::kCrashed, sut.name() + " returned an error: " + run.message());
+  if (!run.ok())
+    return Ended(Verdict::kCrashed, sut.name() + " returned an error: " + run.message());
 
   const HostTensor got = FromMemoryOrder(result_shape, result, ResultMemoryOrder(p, d));
   const int64_t k = ReductionLength(p, d) + (d == Direction::kForward && p.bias ? 1 : 0);
-  out.judgement = Judge(ref->result.shape, ref->result.values, ref->magnitude.values, got, c.fill, k);
+  out.judgement = Judge(prep.reference.result.shape, prep.reference.result.values,
+                        prep.reference.magnitude.values, got, prep.c.fill, k);
   out.timing.compare = clock.Lap();
   out.verdict = out.judgement.verdict;
   out.reason = Summary(out.judgement);

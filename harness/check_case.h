@@ -3,12 +3,15 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/conv_case.h"
 #include "core/conv_problem.h"
 #include "core/sut.h"
+#include "core/tensor.h"
 #include "harness/judge.h"
+#include "oracles/torch_oracle.h"
 
 namespace convparity {
 
@@ -23,7 +26,20 @@ struct CaseOutcome {
   CaseTiming timing;
 };
 
-// Never throws; invalid or over-limit configurations give Verdict::kInvalid with the message.
-CaseOutcome CheckCase(const ConvCase& c, ConvSut& sut, const Limits& limits = {});
+// The part of a case every SUT shares: its inputs and the oracle's answer, computed once.
+struct PreparedCase {
+  ConvCase c;
+  std::optional<CaseOutcome> ended;  // invalid, over a limit or ill-conditioned: no SUT runs
+  CaseInputs inputs;
+  OracleOutput reference;
+  CaseTiming timing;
+};
+
+// Never throws; invalid or over-limit configurations end with Verdict::kInvalid and the message.
+PreparedCase PrepareCase(const ConvCase& c, const Limits& limits = {});
+CaseOutcome RunPrepared(const PreparedCase& prepared, ConvSut& sut);
+inline CaseOutcome CheckCase(const ConvCase& c, ConvSut& sut, const Limits& limits = {}) {
+  return RunPrepared(PrepareCase(c, limits), sut);
+}
 
 }  // namespace convparity

@@ -14,7 +14,8 @@ Status WriteFileAtomically(const std::string& path, const std::string& content) 
   std::error_code ec;
   fs::path target(path);
   if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
-  if (ec) return Status::Invalid("cannot create " + target.parent_path().string() + ": " + ec.message());
+  if (ec)
+    return Status::Invalid("cannot create " + target.parent_path().string() + ": " + ec.message());
   const std::string temp = path + ".tmp." + std::to_string(::getpid());
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);

@@ -23,8 +23,9 @@ constexpr double kMistrustZeroShare = 0.7;
 }  // namespace
 
 double ErrorBound::Of(double magnitude, int64_t reduction_length) const {
-  return c * unit_roundoff * std::sqrt(static_cast<double>(std::max<int64_t>(reduction_length, 1))) *
-             magnitude + floor;
+  return c * unit_roundoff *
+             std::sqrt(static_cast<double>(std::max<int64_t>(reduction_length, 1))) * magnitude +
+         floor;
 }
 
 float PoisonValue() {
@@ -69,7 +70,8 @@ Judgement Judge(const Shape& reference_shape, const std::vector<double>& referen
     if (expected != 0) j.max_rel_error = std::max(j.max_rel_error, error / std::fabs(expected));
     const double score = exact ? error : use;
     if (mismatch) ++j.mismatches;
-    if (mismatch && !j.first) j.first = ElementReport{Unravel(reference_shape, i), expected, got_f, error, limit};
+    if (mismatch && !j.first)
+      j.first = ElementReport{Unravel(reference_shape, i), expected, got_f, error, limit};
     if (score > worst_score) {
       worst_score = score;
       j.worst = ElementReport{Unravel(reference_shape, i), expected, got_f, error, limit};

@@ -16,7 +16,7 @@ namespace convparity {
 // The error bound of random mode. c was chosen by measurement (tests/parity/tolerance_test.cc): correct
 // kernels in four summation orders stay below it, a bfloat16 accumulator and a dropped term do not.
 struct ErrorBound {
-  double c = 4.0;  // measured: max error/bound 0.52 over 9·10^6 elements (bound use, TOLERANCE.md)
+  double c = 4.0;  // measured: max error/bound ≈ 0.5 over 9·10^6 elements
   double unit_roundoff = 1.0 / (1 << 24);  // float32
   double floor = 1e-37;                    // absolute, for elements whose terms are all zero
   double Of(double magnitude, int64_t reduction_length) const;

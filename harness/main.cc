@@ -1,11 +1,10 @@
 // The convparity command line (INTERFACES.md). Parsing happens here; below main errors are values.
 // Exit codes: 0 parity / success, 1 discrepancies, 2 usage or bad input, 3 internal error.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "core/descriptor.h"
 #include "harness/campaign.h"
@@ -41,7 +40,9 @@ Result<std::vector<Fill>> FillsFor(const std::string& mode) {
   if (mode == "both")
     return std::vector<Fill>{Fill::kExact, Fill::kUniform, Fill::kPositive, Fill::kWide};
   Result<Fill> one = ParseFill(mode);
-  if (!one.ok()) return Status::Invalid("--fill: expected exact, random, both, uniform, positive or wide, got '" + mode + "'");
+  if (!one.ok())
+    return Status::Invalid(
+        "--fill: expected exact, random, both, uniform, positive or wide, got '" + mode + "'");
   return std::vector<Fill>{*one};
 }
 
@@ -60,7 +61,8 @@ Result<std::vector<int>> DimsFor(const std::string& text) {
   for (size_t i = 0; i < text.size(); ++i) {
     if (text[i] == ',') continue;
     if (text[i] < '1' || text[i] > '3' || (i + 1 < text.size() && text[i + 1] != ','))
-      return Status::Invalid("--dims: expected a list of 1, 2 and 3 like 1,2,3, got '" + text + "'");
+      return Status::Invalid("--dims: expected a list of 1, 2 and 3 like 1,2,3, got '" + text +
+                             "'");
     dims.push_back(text[i] - '0');
   }
   if (dims.empty()) return Status::Invalid("--dims: empty");
@@ -89,7 +91,8 @@ int RunFuzz(const CommonFlags& f) {
   Result<CampaignStats> stats = RunCampaign(o, [&](const Finding& finding) {
     Result<std::string> path = WriteCaseFile(corpus, finding.original);
     if (!path.ok()) write_error = path.status();
-    std::printf("%s %s %s: %s: %s%s%s\n", CaseDescriptor(finding.original.problem, finding.original.direction).c_str(),
+    std::printf("%s %s %s: %s: %s%s%s\n",
+                CaseDescriptor(finding.original.problem, finding.original.direction).c_str(),
                 finding.original.sut.c_str(), FillName(finding.original.fill),
                 VerdictName(finding.outcome.verdict), finding.outcome.reason.c_str(),
                 path.ok() ? " -> " : "", path.ok() ? path->c_str() : "");
@@ -102,7 +105,8 @@ int RunFuzz(const CommonFlags& f) {
               stats->findings.size());
   for (const auto& [sut, counts] : stats->verdicts) {
     std::printf("  %-24s", sut.c_str());
-    for (const auto& [verdict, n] : counts) std::printf(" %s=%lld", verdict.c_str(), static_cast<long long>(n));
+    for (const auto& [verdict, n] : counts)
+      std::printf(" %s=%lld", verdict.c_str(), static_cast<long long>(n));
     std::printf("\n");
   }
   return stats->findings.empty() ? kExitParity : kExitDiscrepancy;
@@ -122,7 +126,8 @@ Result<std::vector<ConvCase>> CasesFor(const std::string& arg, const CommonFlags
   Result<std::vector<Direction>> dirs = DirectionsFor(f.directions);
   if (!dirs.ok()) return dirs.status();
   std::vector<Direction> directions = parsed->direction ? std::vector<Direction>{*parsed->direction}
-                                      : dirs->empty() ? AllDirections() : *dirs;
+                                      : dirs->empty()   ? AllDirections()
+                                                        : *dirs;
   Result<std::vector<Fill>> fills = FillsFor(f.fill == "both" ? "exact" : f.fill);
   if (!fills.ok()) return fills.status();
   std::vector<ConvCase> cases;
@@ -149,7 +154,8 @@ int RunRepro(const std::vector<std::string>& args, const CommonFlags& f) {
       const Judgement& j = out.judgement;
       if (IsDiscrepancy(out.verdict) && j.first)
         std::printf("  first mismatch at %s: expected %.9g, got %.9g, error %.3g, bound %.3g\n",
-                    FormatIndex(j.first->index).c_str(), j.first->expected, j.first->got, j.first->error, j.first->bound);
+                    FormatIndex(j.first->index).c_str(), j.first->expected, j.first->got,
+                    j.first->error, j.first->bound);
     }
   }
   return discrepancy ? kExitDiscrepancy : kExitParity;
@@ -157,8 +163,11 @@ int RunRepro(const std::vector<std::string>& args, const CommonFlags& f) {
 
 int RunList() {
   std::printf("systems under test:\n");
-  for (const auto& [name, what] : ListSuts()) std::printf("  %-36s %s\n", name.c_str(), what.c_str());
-  std::printf("directions: fwd bwd_data bwd_weight\nfills: exact uniform positive wide (random = the last three)\n");
+  for (const auto& [name, what] : ListSuts())
+    std::printf("  %-36s %s\n", name.c_str(), what.c_str());
+  std::printf(
+      "directions: fwd bwd_data bwd_weight\nfills: exact uniform positive wide (random = the last "
+      "three)\n");
   return kExitParity;
 }
 
@@ -176,7 +185,8 @@ void AddCommonFlags(CLI::App* cmd, CommonFlags& f) {
 }
 
 int Main(int argc, char** argv) {
-  CLI::App app{"convparity: differential conformance and fuzz testing of convolutions against LibTorch"};
+  CLI::App app{
+      "convparity: differential conformance and fuzz testing of convolutions against LibTorch"};
   app.require_subcommand(1);
   CommonFlags flags;
   std::vector<std::string> repro_args;

@@ -23,8 +23,8 @@ std::vector<std::string> OurSutNames() {
 std::vector<std::pair<std::string, std::string>> ListSuts() {
   std::vector<std::pair<std::string, std::string>> all;
   for (SumOrder o : kOurOrders)
-    all.emplace_back(DirectConv(o).name(),
-                     std::string("direct convolution, terms added in ") + SumOrderName(o) + " order");
+    all.emplace_back(DirectConv(o).name(), std::string("direct convolution, terms added in ") +
+                                               SumOrderName(o) + " order");
   for (const std::string& id : KnownBugIds())
     all.emplace_back(kKnownBugPrefix + id, FindKnownBug(id)->summary);
   return all;

@@ -142,7 +142,8 @@ void GatherW(const ConvLoopSpec& s, const Operand& x, const Operand& y, const Op
 }
 
 DirectOperands OperandsFor(const ConvProblem& p, Direction d, const ConvBuffers& b) {
-  // Which buffer sits on which side: see the header. The result takes the place of what it computes.
+  // Which buffer sits on which side: see the header. The result takes the place of what it
+  // computes.
   const bool t = p.transposed;
   const float* x = nullptr;
   const float* y = nullptr;

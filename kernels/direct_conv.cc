@@ -6,12 +6,18 @@ namespace convparity {
 
 const char* SumOrderName(SumOrder order) {
   switch (order) {
-    case SumOrder::kSequential: return "sequential";
-    case SumOrder::kReverse: return "reverse";
-    case SumOrder::kPairwise: return "pairwise";
-    case SumOrder::kBlocked: return "blocked";
-    case SumOrder::kBfloat16: return "bf16acc";
-    case SumOrder::kDropOneTerm: return "dropterm";
+    case SumOrder::kSequential:
+      return "sequential";
+    case SumOrder::kReverse:
+      return "reverse";
+    case SumOrder::kPairwise:
+      return "pairwise";
+    case SumOrder::kBlocked:
+      return "blocked";
+    case SumOrder::kBfloat16:
+      return "bf16acc";
+    case SumOrder::kDropOneTerm:
+      return "dropterm";
   }
   return "?";
 }
