@@ -1,7 +1,11 @@
 // The outcome of checking one case (TOLERANCE.md, "Verdicts").
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
+
+#include "core/conv_problem.h"
 
 namespace convparity {
 
@@ -23,5 +27,34 @@ inline bool IsDiscrepancy(Verdict v) {
   return v == Verdict::kFailed || v == Verdict::kShapeMismatch || v == Verdict::kUnwritten ||
          v == Verdict::kCrashed || v == Verdict::kHung;
 }
+
+// What judging found (harness/judge.h computes it).
+struct ElementReport {
+  Shape index;  // logical coordinates (N, C, spatial… / weight axes)
+  double expected = 0, got = 0, error = 0, bound = 0;
+};
+
+struct Judgement {
+  Verdict verdict = Verdict::kPassed;
+  int64_t elements = 0;
+  int64_t mismatches = 0;
+  int64_t unwritten = 0;
+  double max_abs_error = 0;
+  double max_bound_use = 0;  // max error/bound (random mode; exact mode: 0 or inf)
+  double max_rel_error = 0;  // reported, never judged: it explodes where terms cancel
+  double zero_share = 0;     // of the reference
+  std::optional<ElementReport> first, worst;
+};
+
+struct CaseTiming {  // seconds
+  double fill = 0, oracle = 0, sut = 0, compare = 0;
+};
+
+struct CaseOutcome {
+  Verdict verdict = Verdict::kPassed;
+  std::string reason;  // why skipped / invalid / crashed, or a one-line summary of the mismatch
+  Judgement judgement;
+  CaseTiming timing;
+};
 
 }  // namespace convparity

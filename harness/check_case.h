@@ -15,17 +15,6 @@
 
 namespace convparity {
 
-struct CaseTiming {  // seconds
-  double fill = 0, oracle = 0, sut = 0, compare = 0;
-};
-
-struct CaseOutcome {
-  Verdict verdict = Verdict::kPassed;
-  std::string reason;  // why skipped / invalid / crashed, or a one-line summary of the mismatch
-  Judgement judgement;
-  CaseTiming timing;
-};
-
 // The part of a case every SUT shares: its inputs and the oracle's answer, computed once.
 struct PreparedCase {
   ConvCase c;

@@ -22,23 +22,6 @@ struct ErrorBound {
   double Of(double magnitude, int64_t reduction_length) const;
 };
 
-struct ElementReport {
-  Shape index;  // logical coordinates (N, C, spatial… / weight axes)
-  double expected = 0, got = 0, error = 0, bound = 0;
-};
-
-struct Judgement {
-  Verdict verdict = Verdict::kPassed;
-  int64_t elements = 0;
-  int64_t mismatches = 0;
-  int64_t unwritten = 0;
-  double max_abs_error = 0;
-  double max_bound_use = 0;  // max error/bound (random mode; exact mode: 0 or inf)
-  double max_rel_error = 0;  // reported, never judged: it explodes where terms cancel
-  double zero_share = 0;     // of the reference
-  std::optional<ElementReport> first, worst;
-};
-
 // The NaN the harness poisons result buffers with before a SUT runs; an element still holding exactly
 // this bit pattern afterwards was never written.
 float PoisonValue();

@@ -1,0 +1,34 @@
+// Feature classes of a problem: what a campaign's coverage table counts, and what a discrepancy's
+// bucket signature is made of. Stack-based dedup does not work for numerical mismatches; the shape of
+// the minimized configuration does.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/conv_case.h"
+#include "core/verdict.h"
+
+namespace convparity {
+
+// Tags such as "rank2", "transposed", "depthwise", "multiplier>1", "stride>1", "stride>kernel",
+// "dilation>1", "output_padding>0", "asymmetric_padding", "channels_last", "weight:hwio", "kernel>5",
+// "batch>1", "bias", "output_size_1", in a fixed order.
+std::vector<std::string> FeatureTags(const ConvProblem& p);
+const std::vector<std::string>& AllFeatureTagNames();  // every tag FeatureTags can return
+
+// The bucket of a (minimized) discrepancy: SUT, direction, verdict and the problem's feature classes,
+// e.g. "known-bug:tvm-7912/fwd/failed/t1d.stride>1.output_padding>0".
+std::string BucketSignature(const ConvCase& c, Verdict verdict);
+
+// A discrepancy as a campaign reports it.
+struct Finding {
+  ConvCase original;
+  CaseOutcome original_outcome;
+  ConvCase minimized;
+  CaseOutcome outcome;                    // of the minimized case
+  std::vector<std::string> shrink_steps;  // descriptor of each smaller failing case, in order
+  std::string bucket;
+};
+
+}  // namespace convparity
