@@ -1,70 +1,255 @@
 #include "harness/campaign.h"
 
 #include <rapidcheck.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 #include "core/descriptor.h"
 #include "core/prng.h"
 #include "generators/problem_gen.h"
+#include "harness/case_runner.h"
+#include "harness/shrink_search.h"
 #include "harness/sut_registry.h"
+#include "reports/report_json.h"
 
 namespace convparity {
+namespace {
 
-Result<CampaignStats> RunCampaign(const CampaignOptions& options,
-                                  const std::function<void(const Finding&)>& on_finding) {
-  std::vector<std::string> names = options.suts.empty() ? OurSutNames() : options.suts;
-  std::vector<std::unique_ptr<ConvSut>> suts;
-  for (const std::string& name : names) {
-    Result<std::unique_ptr<ConvSut>> sut = MakeSut(name);
-    if (!sut.ok()) return sut.status();
-    suts.push_back(std::move(sut).value());
-  }
-  const std::vector<Direction> directions =
-      options.directions.empty() ? AllDirections() : options.directions;
+std::atomic<bool> g_stop{false};
+
+// Shrinking stops being worth it once a signature has been shrunk this often: a SUT that fails
+// everywhere would otherwise spend the whole campaign shrinking.
+constexpr int kShrinksPerOriginalSignature = 3;
+constexpr double kCheckpointSeconds = 5;
+
+using Clock = std::chrono::steady_clock;
+
+struct DrawnCase {
+  rc::Shrinkable<ConvProblem> problem;
+  Direction direction;
+  Fill fill;
+  uint64_t seed;
+};
+
+// Case i of the campaign: a function of (seed, i) alone.
+DrawnCase DrawCase(const CampaignOptions& o, const rc::Gen<ConvProblem>& gen,
+                   const std::vector<Direction>& directions, int64_t i) {
+  const size_t nd = directions.size();
+  return {gen(rc::Random(MixSeed(o.seed, static_cast<uint64_t>(i))), rc::kNominalSize),
+          directions[i % nd], o.fills[(i / nd) % o.fills.size()],
+          MixSeed(o.seed ^ 0x5EEDull, static_cast<uint64_t>(i))};
+}
+
+ProblemSpace SpaceOf(const CampaignOptions& o) {
   ProblemSpace space;
-  space.ranks = options.dims;
-  space.max_macs = options.max_macs;
-  const rc::Gen<ConvProblem> gen = GenProblem(space);
-  rc::Random random(options.seed);
-  Prng case_seeds(options.seed);
+  space.ranks = o.dims;
+  space.max_macs = o.max_macs;
+  return space;
+}
 
-  CampaignStats stats;
-  const auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
-  double next_progress = 10;
-  for (int64_t i = 0;; ++i) {
-    if (options.max_cases > 0 && stats.cases >= options.max_cases) break;
-    if (options.max_cases == 0 && elapsed() >= options.seconds) break;
-    // Sizes sweep 0..100 as in a RapidCheck run, so small problems come often.
-    const ConvProblem p = gen(random.split(), static_cast<int>(i % 101)).value();
-    const Direction d = directions[i % directions.size()];
-    const Fill fill = options.fills[(i / directions.size()) % options.fills.size()];
-    const uint64_t seed = case_seeds.Next();
-    const PreparedCase prepared = PrepareCase(ConvCase{p, d, "", fill, seed});
-    for (auto& sut : suts) {
-      ConvCase c{p, d, sut->name(), fill, seed};
-      CaseOutcome out = RunPrepared(prepared, *sut);
-      ++stats.cases;
-      ++stats.verdicts[c.sut][VerdictName(out.verdict)];
-      if (IsDiscrepancy(out.verdict)) {
-        stats.findings.push_back({c, out});
-        on_finding(stats.findings.back());
-      }
+std::vector<Direction> DirectionsOf(const CampaignOptions& o) {
+  return o.directions.empty() ? AllDirections() : o.directions;
+}
+
+class Campaign {
+ public:
+  Campaign(const CampaignOptions& o, const CampaignHooks& hooks, std::vector<std::string> suts)
+      : o_(o),
+        hooks_(hooks),
+        suts_(std::move(suts)),
+        gen_(GenProblem(SpaceOf(o))),
+        directions_(DirectionsOf(o)) {
+    CampaignSummary::Options& so = summary_.options;
+    so.seed = o.seed;
+    so.shard_index = o.shard_index;
+    so.shard_count = o.shard_count;
+    so.jobs = o.jobs;
+    so.time_budget_seconds = o.max_cases > 0 ? 0 : o.seconds;
+    so.max_cases = o.max_cases;
+    so.max_macs = o.max_macs;
+    so.suts = suts_;
+    for (Direction d : directions_) so.directions.push_back(DirectionName(d));
+    for (Fill f : o.fills) so.fills.push_back(FillName(f));
+    so.dims = o.dims;
+    summary_.workers = std::max(o.jobs, 1);
+  }
+
+  CampaignSummary Run() {
+    start_ = Clock::now();
+    summary_.start_time = std::chrono::system_clock::now();
+    std::vector<std::thread> workers;
+    for (int j = 0; j < std::max(o_.jobs, 1); ++j) workers.emplace_back([this] { Work(); });
+    // The main thread reports progress and checkpoints until the workers are done.
+    while (finished_workers_ < static_cast<int>(workers.size())) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      Progress(false);
     }
-    if (!options.quiet && elapsed() >= next_progress) {
-      std::fprintf(stderr, "[convparity] %lld cases, %.0f/s, %zu discrepancies, %.0f/%.0f s\n",
-                   static_cast<long long>(stats.cases), stats.cases / elapsed(),
-                   stats.findings.size(), elapsed(), options.seconds);
-      next_progress += 10;
+    for (std::thread& t : workers) t.join();
+    std::lock_guard<std::mutex> lock(mu_);
+    Progress(true);
+    return summary_;
+  }
+
+ private:
+  double Elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+
+  DrawnCase Draw(int64_t i) const { return DrawCase(o_, gen_, directions_, i); }
+
+  // The next case index of this shard, or -1 when the budget is spent.
+  int64_t NextIndex() {
+    if (g_stop || (o_.max_cases == 0 && Elapsed() >= o_.seconds)) return -1;
+    const int64_t k = next_++;
+    if (o_.max_cases > 0 && k >= o_.max_cases) return -1;
+    return k * o_.shard_count + o_.shard_index;
+  }
+
+  void Work() {
+    std::unique_ptr<CaseRunner> runner =
+        o_.isolate ? MakeIsolatedRunner(o_.worker_executable, o_.case_timeout)
+                   : MakeInProcessRunner();
+    for (int64_t i; (i = NextIndex()) >= 0;) {
+      const auto t0 = Clock::now();
+      const DrawnCase drawn = Draw(i);
+      const ConvProblem problem = drawn.problem.value();
+      const double generate = std::chrono::duration<double>(Clock::now() - t0).count();
+      const ConvCase c{problem, drawn.direction, "", drawn.fill, drawn.seed};
+      const std::vector<CaseOutcome> outcomes = runner->Check(c, suts_);
+      Record(c, outcomes, generate);
+      for (size_t k = 0; k < suts_.size(); ++k)
+        if (IsDiscrepancy(outcomes[k].verdict)) {
+          ConvCase found = c;
+          found.sut = suts_[k];
+          Discrepancy(*runner, drawn, found, outcomes[k], i);
+        }
+    }
+    ++finished_workers_;
+  }
+
+  void Record(const ConvCase& c, const std::vector<CaseOutcome>& outcomes, double generate) {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++generated_;
+    summary_.time.generate += generate;
+    for (size_t k = 0; k < outcomes.size(); ++k) {
+      ConvCase checked = c;
+      checked.sut = suts_[k];
+      summary_.Count(checked, outcomes[k], /*count_shared_time=*/k == 0);
     }
   }
-  stats.seconds = elapsed();
-  return stats;
+
+  // Shrinks a discrepancy (keeping its verdict: a crash shrinks to a smaller crash), buckets it and
+  // reports a new bucket at once.
+  void Discrepancy(CaseRunner& runner, const DrawnCase& drawn, const ConvCase& original,
+                   const CaseOutcome& outcome, int64_t index) {
+    const std::string original_signature = BucketSignature(original, outcome.verdict);
+    bool shrink;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      shrink = shrinks_[original_signature]++ < kShrinksPerOriginalSignature;
+    }
+    Finding f{original, outcome, original, outcome, {}, ""};
+    if (shrink) {
+      const auto t0 = Clock::now();
+      std::function<bool(const ConvProblem&)> fails = [&](const ConvProblem& p) {
+        ConvCase candidate = original;
+        candidate.problem = p;
+        return runner.Check(candidate, {original.sut})[0].verdict == outcome.verdict;
+      };
+      SearchOptions options;
+      options.max_seconds = o_.shrink_seconds;
+      SearchResult<ConvProblem> result;
+      ShrinkInto(drawn.problem, fails, options, result);
+      f.minimized.problem = *result.shrunk;
+      for (const ConvProblem& p : result.steps)
+        f.shrink_steps.push_back(CaseDescriptor(p, original.direction));
+      f.outcome = runner.Check(f.minimized, {original.sut})[0];
+      std::lock_guard<std::mutex> lock(mu_);
+      summary_.time.shrink += std::chrono::duration<double>(Clock::now() - t0).count();
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    // Unshrunk repeats go where the shrunk ones of the same original signature went.
+    f.bucket =
+        shrink ? BucketSignature(f.minimized, f.outcome.verdict) : landed_[original_signature];
+    if (f.bucket.empty()) f.bucket = original_signature;
+    if (shrink) landed_[original_signature] = f.bucket;
+    const bool is_new = summary_.buckets.count(f.bucket) == 0;
+    summary_.CountFinding(f.bucket, f.minimized, f.outcome.verdict, ReportFileName(f), index,
+                          Elapsed());
+    if (is_new && hooks_.on_new_bucket) {
+      const auto t0 = Clock::now();
+      hooks_.on_new_bucket(f);
+      summary_.time.io += std::chrono::duration<double>(Clock::now() - t0).count();
+    }
+  }
+
+  // Caller holds no lock except when `final`.
+  void Progress(bool final) {
+    const double now = Elapsed();
+    if (!final) {
+      if (now < next_checkpoint_) return;
+      next_checkpoint_ = now + kCheckpointSeconds;
+    }
+    std::unique_lock<std::mutex> lock(mu_, std::defer_lock);
+    if (!final) lock.lock();
+    summary_.elapsed_seconds = now;
+    summary_.end_time = std::chrono::system_clock::now();
+    CampaignSummary snapshot = summary_;
+    const int64_t generated = generated_;
+    if (lock.owns_lock()) lock.unlock();
+    if (hooks_.on_checkpoint) hooks_.on_checkpoint(snapshot);
+    if (o_.quiet) return;
+    const double budget = o_.max_cases > 0 ? 0 : o_.seconds;
+    std::fprintf(
+        stderr, "%s[convparity] %lld cases, %lld checks, %.0f checks/s, %zu buckets, %.0f/%.0f s%s",
+        isatty(STDERR_FILENO) ? "\r" : "", static_cast<long long>(generated),
+        static_cast<long long>(snapshot.cases), now > 0 ? snapshot.cases / now : 0.0,
+        snapshot.buckets.size(), now, budget, isatty(STDERR_FILENO) && !final ? "   " : "\n");
+  }
+
+  const CampaignOptions& o_;
+  const CampaignHooks& hooks_;
+  const std::vector<std::string> suts_;
+  const rc::Gen<ConvProblem> gen_;
+  const std::vector<Direction> directions_;
+  Clock::time_point start_;
+  std::atomic<int64_t> next_{0};
+  std::atomic<int> finished_workers_{0};
+  double next_checkpoint_ = kCheckpointSeconds;
+  std::mutex mu_;
+  CampaignSummary summary_;
+  int64_t generated_ = 0;
+  std::map<std::string, int> shrinks_;
+  std::map<std::string, std::string> landed_;
+};
+
+}  // namespace
+
+void RequestCampaignStop() { g_stop = true; }
+
+ConvCase CampaignCase(const CampaignOptions& options, int64_t index) {
+  const DrawnCase drawn =
+      DrawCase(options, GenProblem(SpaceOf(options)), DirectionsOf(options), index);
+  return ConvCase{drawn.problem.value(), drawn.direction, "", drawn.fill, drawn.seed};
+}
+
+Result<CampaignSummary> RunCampaign(const CampaignOptions& options, const CampaignHooks& hooks) {
+  std::vector<std::string> suts = options.suts.empty() ? OurSutNames() : options.suts;
+  for (const std::string& name : suts)  // fail fast on a name no worker could make
+    if (Result<std::unique_ptr<ConvSut>> sut = MakeSut(name); !sut.ok()) return sut.status();
+  if (options.fills.empty()) return Status::Invalid("no fill selected");
+  if (options.shard_count < 1 || options.shard_index < 0 ||
+      options.shard_index >= options.shard_count)
+    return Status::Invalid("--shard: expected I/N with 0 <= I < N");
+  CampaignOptions o = options;
+  if (o.isolate && o.worker_executable.empty()) o.worker_executable = SelfExecutable();
+  g_stop = false;
+  Campaign campaign(o, hooks, std::move(suts));
+  return campaign.Run();
 }
 
 }  // namespace convparity

@@ -1,44 +1,52 @@
-// A fuzz campaign: generate cases, check each against every selected SUT, keep going after failures,
-// report each discrepancy. (Shrinking, bucketing, workers and sharding build on this loop.)
+// A fuzz campaign: draw cases, check each against every selected SUT (in worker processes), and on
+// a discrepancy shrink it along RapidCheck's shrink tree, bucket it by the signature of the
+// minimized case and hand each new bucket to the caller at once, so that nothing found is lost if
+// the run is killed. The case space is deterministic: case i depends only on (seed, i), and
+// `--shard I/N` takes the indices i ≡ I (mod N).
 #pragma once
 
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <string>
 #include <vector>
 
 #include "core/conv_case.h"
-#include "harness/check_case.h"
+#include "core/features.h"
+#include "core/status.h"
+#include "reports/summary_json.h"
 
 namespace convparity {
 
 struct CampaignOptions {
-  std::vector<std::string> suts;        // empty: all of ours
-  std::vector<Direction> directions;    // empty: all three
+  std::vector<std::string> suts;      // empty: all of ours
+  std::vector<Direction> directions;  // empty: all three
   std::vector<int> dims{1, 2, 3};
   std::vector<Fill> fills{Fill::kExact, Fill::kUniform, Fill::kPositive, Fill::kWide};
   uint64_t seed = 1;
   double seconds = 60;
-  int64_t max_cases = 0;                // 0: no limit
+  int64_t max_cases = 0;  // generated cases (each checked against every SUT); 0: no limit
   int64_t max_macs = 200000;
+  int jobs = 1;
+  int shard_index = 0, shard_count = 1;
+  bool isolate = true;            // run SUTs in worker processes
+  std::string worker_executable;  // for isolation; default: this executable
+  double case_timeout = 30;       // seconds a SUT may take on one case before it is "hung"
+  double shrink_seconds = 30;     // budget for shrinking one discrepancy
   bool quiet = false;
 };
 
-struct Finding {
-  ConvCase original;
-  CaseOutcome outcome;
+struct CampaignHooks {
+  std::function<void(const Finding&)> on_new_bucket;          // at once, one at a time
+  std::function<void(const CampaignSummary&)> on_checkpoint;  // every few seconds, and at the end
 };
 
-struct CampaignStats {
-  int64_t cases = 0;
-  double seconds = 0;
-  std::map<std::string, std::map<std::string, int64_t>> verdicts;  // sut → verdict → count
-  std::vector<Finding> findings;
-};
+// The case a campaign with these options checks as its index-th (SUT left empty): a function of
+// (seed, index) alone, whatever the jobs, shard or timing.
+ConvCase CampaignCase(const CampaignOptions& options, int64_t index);
 
-// Calls `on_finding` as soon as a discrepancy is found, so that nothing is lost if the run is killed.
-Result<CampaignStats> RunCampaign(const CampaignOptions& options,
-                                  const std::function<void(const Finding&)>& on_finding);
+Result<CampaignSummary> RunCampaign(const CampaignOptions& options, const CampaignHooks& hooks);
+
+// Asks a running campaign to stop after the cases in flight (for SIGINT / SIGTERM handlers).
+void RequestCampaignStop();
 
 }  // namespace convparity

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "reports/json_values.h"
+
 namespace convparity {
 
 Status WriteFileAtomically(const std::string& path, const std::string& content) {
@@ -44,7 +46,7 @@ Result<std::string> ReadFile(const std::string& path, size_t max_bytes) {
 std::string CaseFileName(const ConvCase& c) {
   // FNV-1a over the canonical JSON: stable across machines, enough to collapse duplicates.
   uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char ch : CaseToJson(c).dump()) h = (h ^ ch) * 0x100000001b3ull;
+  for (unsigned char ch : JsonFileText(CaseToJson(c))) h = (h ^ ch) * 0x100000001b3ull;
   char name[32];
   std::snprintf(name, sizeof name, "%016llx.json", static_cast<unsigned long long>(h));
   return name;
@@ -52,7 +54,7 @@ std::string CaseFileName(const ConvCase& c) {
 
 Result<std::string> WriteCaseFile(const std::string& dir, const ConvCase& c) {
   const std::string path = dir + "/" + CaseFileName(c);
-  CP_RETURN_IF_ERROR(WriteFileAtomically(path, CaseToJson(c).dump(2) + "\n"));
+  CP_RETURN_IF_ERROR(WriteFileAtomically(path, JsonFileText(CaseToJson(c))));
   return path;
 }
 

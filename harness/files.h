@@ -1,5 +1,5 @@
-// Files the harness writes: atomically (temp file + rename), so an interrupted run never leaves a torn
-// file, and cases named by a hash of their canonical content, so duplicates collapse.
+// Files the harness writes: atomically (temp file + rename), so an interrupted run never leaves a
+// torn file, and cases named by a hash of their canonical content, so duplicates collapse.
 #pragma once
 
 #include <string>

@@ -16,6 +16,7 @@
 #include <exception>
 #include <functional>
 #include <optional>
+#include <vector>
 
 namespace convparity {
 
@@ -35,6 +36,7 @@ struct SearchResult {
   std::optional<T> first;    // the first failing value
   std::optional<T> shrunk;   // the local minimum the shrink tree led to (== first if none shrinks)
   int64_t shrink_steps = 0;  // shrinks accepted
+  std::vector<T> steps;      // the accepted values, in order
   int64_t shrink_tries = 0;  // shrink candidates checked
   bool shrink_complete = false;  // false when the budget ended the shrinking early
   double search_seconds = 0, shrink_seconds = 0;
@@ -48,6 +50,47 @@ inline int SizeForCase(int64_t index, int max_size) {
 // Seconds since `start`.
 inline double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Shrinks a failing value greedily along its shrink tree, recording into `result` (shrunk, steps,
+// tries, time). Also what a campaign calls on a case it drew itself.
+template <typename T>
+void ShrinkInto(const rc::Shrinkable<T>& failing, const std::function<bool(const T&)>& fails,
+                const SearchOptions& options, SearchResult<T>& result) {
+  const auto start = std::chrono::steady_clock::now();
+  auto out_of_time = [&] {
+    return options.max_seconds > 0 && SecondsSince(start) > options.max_seconds;
+  };
+  rc::Shrinkable<T> current = failing;
+  if (!result.shrunk) result.shrunk = failing.value();
+  bool progress = true;
+  while (progress) {
+    progress = false;
+    rc::Seq<rc::Shrinkable<T>> candidates = current.shrinks();
+    while (rc::Maybe<rc::Shrinkable<T>> candidate = candidates.next()) {
+      if (result.shrink_tries >= options.max_shrink_tries || out_of_time()) {
+        result.shrink_seconds = SecondsSince(start);
+        return;
+      }
+      ++result.shrink_tries;
+      std::optional<T> v;
+      try {
+        v = candidate->value();
+      } catch (const std::exception&) {
+        continue;  // a candidate that cannot be produced is not a counterexample
+      }
+      if (fails(*v)) {
+        current = std::move(*candidate);
+        result.shrunk = v;
+        result.steps.push_back(std::move(*v));
+        ++result.shrink_steps;
+        progress = true;
+        break;
+      }
+    }
+  }
+  result.shrink_complete = true;
+  result.shrink_seconds = SecondsSince(start);
 }
 
 // Draws from `gen` until `fails` returns true for a value, then shrinks that value. `fails` is the
@@ -88,32 +131,8 @@ SearchResult<T> FindAndShrink(const rc::Gen<T>& gen, const std::function<bool(co
   }
   result.search_seconds = SecondsSince(start);
   if (!failing) return result;
-
-  start = std::chrono::steady_clock::now();
-  rc::Shrinkable<T> current = *failing;
   result.shrunk = result.first;
-  bool progress = true;
-  while (progress) {
-    progress = false;
-    rc::Seq<rc::Shrinkable<T>> candidates = current.shrinks();
-    while (rc::Maybe<rc::Shrinkable<T>> candidate = candidates.next()) {
-      if (result.shrink_tries >= options.max_shrink_tries || out_of_time()) {
-        result.shrink_seconds = SecondsSince(start);
-        return result;
-      }
-      ++result.shrink_tries;
-      std::optional<T> v = value_of(*candidate);
-      if (v && fails(*v)) {
-        current = std::move(*candidate);
-        result.shrunk = std::move(v);
-        ++result.shrink_steps;
-        progress = true;
-        break;
-      }
-    }
-  }
-  result.shrink_complete = true;
-  result.shrink_seconds = SecondsSince(start);
+  ShrinkInto(*failing, fails, options, result);
   return result;
 }
 

@@ -1,7 +1,11 @@
 #include "harness/sut_registry.h"
 
+#include <cstring>
+
+#include "harness/plugin/plugin_sut.h"
 #include "kernels/direct_conv.h"
 #include "kernels/known_bugs/known_bugs.h"
+#include "oracles/torch_f32_sut.h"
 
 namespace convparity {
 namespace {
@@ -27,6 +31,15 @@ std::vector<std::pair<std::string, std::string>> ListSuts() {
                                                SumOrderName(o) + " order");
   for (const std::string& id : KnownBugIds())
     all.emplace_back(kKnownBugPrefix + id, FindKnownBug(id)->summary);
+  for (const std::string& name : TorchF32SutNames())
+    all.emplace_back(
+        name, "ATen's own float32 convolution (" +
+                  std::string(name == "torch-f32" ? "its default path, oneDNN where it picks it"
+                              : name == "torch-f32-slow" ? "oneDNN disabled"
+                                                         : "channels-last tensors") +
+                  "), checked against float64");
+  all.emplace_back(std::string(kPluginSutPrefix) + "<path.so>",
+                   "a kernel library through the C plugin ABI (convparity/convparity_plugin.h)");
   return all;
 }
 
@@ -37,6 +50,9 @@ Result<std::unique_ptr<ConvSut>> MakeSut(const std::string& name) {
     std::unique_ptr<ConvSut> bug = MakeKnownBug(name.substr(std::string(kKnownBugPrefix).size()));
     if (bug) return bug;
   }
+  if (std::unique_ptr<ConvSut> aten = MakeTorchF32Sut(name)) return aten;
+  if (name.rfind(kPluginSutPrefix, 0) == 0)
+    return LoadPluginSut(name.substr(std::strlen(kPluginSutPrefix)));
   return Status::Invalid("unknown system under test '" + name + "' (see `convparity list`)");
 }
 

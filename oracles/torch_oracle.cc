@@ -1,16 +1,9 @@
 #include "oracles/torch_oracle.h"
 
-#include <ATen/Parallel.h>
 #include <ATen/Version.h>
 #include <ATen/core/Tensor.h>
-#include <ATen/native/ConvUtils.h>
 #include <ATen/ops/abs.h>
-#include <ATen/ops/constant_pad_nd.h>
-#include <ATen/ops/convolution.h>
-#include <ATen/ops/convolution_backward.h>
 #include <ATen/ops/empty.h>
-#include <ATen/ops/slice.h>
-#include <ATen/ops/zeros.h>
 #include <c10/util/Exception.h>
 #include <torch/version.h>  // only the TORCH_VERSION macros
 
@@ -19,26 +12,18 @@
 #include <sstream>
 #include <utility>
 
+#include "oracles/aten_conv.h"
+
 namespace convparity {
 namespace {
 
-using IntList = std::vector<int64_t>;
+using aten_conv::DirectionInputs;
+using aten_conv::RunDirection;
+using aten_conv::TensorStyle;
 
-// The tensors a direction reads; the others stay undefined.
-struct AtenInputs {
-  at::Tensor x, w, b, dy;
-};
+constexpr TensorStyle kF64{at::kDouble, /*channels_last=*/false};
 
 at::TensorOptions F64() { return at::TensorOptions().dtype(at::kDouble); }
-
-// ATen parallelizes with OpenMP whose thread count is per calling thread; one thread keeps the
-// summation order fixed and avoids spin-up cost on the small tensors the harness uses.
-void UseOneThread() {
-  thread_local bool done = false;
-  if (done) return;
-  at::set_num_threads(1);
-  done = true;
-}
 
 std::string ShapeText(const Shape& s) {
   std::ostringstream os;
@@ -47,8 +32,6 @@ std::string ShapeText(const Shape& s) {
   os << "]";
   return os.str();
 }
-
-IntList Take(const Dims& d, int rank) { return IntList(d.begin(), d.begin() + rank); }
 
 // Checks that a HostTensor the direction reads has the problem's shape and as many values.
 Status CheckInput(const char* name, const HostTensor& t, const Shape& expected) {
@@ -78,83 +61,11 @@ RefTensor FromAten(const at::Tensor& t) {
   return r;
 }
 
-// Zero-pads the spatial dims by (pad_begin, pad_end). NOTE: ATen's pad list starts at the LAST
-// dimension: (begin_last, end_last, begin_last-1, end_last-1, …).
-at::Tensor PadSpatial(const at::Tensor& t, const ConvProblem& p) {
-  IntList pads;
-  bool any = false;
-  for (int i = p.rank - 1; i >= 0; --i) {
-    pads.push_back(p.pad_begin[i]);
-    pads.push_back(p.pad_end[i]);
-    any = any || p.pad_begin[i] != 0 || p.pad_end[i] != 0;
-  }
-  return any ? at::constant_pad_nd(t, pads, 0) : t;
-}
-
-// Keeps [pad_begin, pad_begin + size) of every spatial dim: the inverse of PadSpatial.
-at::Tensor CropSpatial(const at::Tensor& t, const ConvProblem& p, const Dims& size) {
-  at::Tensor r = t;
-  for (int i = 0; i < p.rank; ++i)
-    r = at::slice(r, 2 + i, p.pad_begin[i], p.pad_begin[i] + size[i]);
-  return r;
-}
-
-Shape PaddedInputShape(const ConvProblem& p) {
-  Shape s = p.input_shape();
-  for (int i = 0; i < p.rank; ++i) s[2 + i] += p.pad_begin[i] + p.pad_end[i];
-  return s;
-}
-
-// One direction in float64. Asymmetric padding is never given to ATen (its padding is symmetric):
-// an ordinary convolution pads its input explicitly; a transposed one runs with padding 0 on the
-// full output F = (i-1)s + d(k-1) + 1 + op and crops it, so its gradients zero-pad dy back to F.
-at::Tensor RunDirection(const ConvProblem& p, Direction d, const AtenInputs& t) {
-  const IntList stride = Take(p.stride, p.rank);
-  const IntList dilation = Take(p.dilation, p.rank);
-  const IntList zeros(p.rank, 0);
-  const IntList output_padding = p.transposed ? Take(p.output_padding, p.rank) : zeros;
-  const c10::optional<at::Tensor> bias =
-      t.b.defined() ? c10::optional<at::Tensor>(t.b) : c10::nullopt;
-  // convolution_backward reads only the shape of the operand whose gradient is not asked for.
-  auto shape_of = [](const Shape& s) { return at::zeros(s, F64()); };
-  auto backward = [&](const at::Tensor& dy, const at::Tensor& x, const at::Tensor& w,
-                      bool want_data) {
-    auto grads =
-        at::convolution_backward(dy, x, w, c10::nullopt, stride, zeros, dilation, p.transposed,
-                                 output_padding, p.groups, {want_data, !want_data, false});
-    return want_data ? std::get<0>(grads) : std::get<1>(grads);
-  };
-
-  if (!p.transposed) {
-    switch (d) {
-      case Direction::kForward:
-        return at::convolution(PadSpatial(t.x, p), t.w, bias, stride, zeros, dilation, false, zeros,
-                               p.groups);
-      case Direction::kBackwardData:
-        return CropSpatial(backward(t.dy, shape_of(PaddedInputShape(p)), t.w, true), p, p.input);
-      case Direction::kBackwardWeight:
-        return backward(t.dy, PadSpatial(t.x, p), shape_of(p.weight_shape()), false);
-    }
-  } else {
-    switch (d) {
-      case Direction::kForward:
-        return CropSpatial(at::convolution(t.x, t.w, bias, stride, zeros, dilation, true,
-                                           output_padding, p.groups),
-                           p, p.output());
-      case Direction::kBackwardData:
-        return backward(PadSpatial(t.dy, p), shape_of(p.input_shape()), t.w, true);
-      case Direction::kBackwardWeight:
-        return backward(PadSpatial(t.dy, p), t.x, shape_of(p.weight_shape()), false);
-    }
-  }
-  return {};
-}
-
 at::Tensor AbsOrUndefined(const at::Tensor& t) { return t.defined() ? at::abs(t) : t; }
 
 Result<OracleOutput> ComputeOrThrow(const ConvProblem& p, Direction d, const CaseInputs& in,
                                     bool with_magnitude) {
-  AtenInputs t;
+  DirectionInputs t;
   if (d != Direction::kBackwardData) {
     CP_RETURN_IF_ERROR(CheckInput("input", in.input, p.input_shape()));
     t.x = ToAten(in.input);
@@ -173,60 +84,18 @@ Result<OracleOutput> ComputeOrThrow(const ConvProblem& p, Direction d, const Cas
   }
 
   OracleOutput out;
-  out.result = FromAten(RunDirection(p, d, t));
+  out.result = FromAten(RunDirection(p, d, t, kF64));
   const Shape expected = ResultShape(p, d);
   if (out.result.shape != expected)
     return Status::Internal(std::string("the oracle's ") + DirectionName(d) + " result has shape " +
                             ShapeText(out.result.shape) + ", but the shape math says " +
                             ShapeText(expected));
   if (with_magnitude) {
-    AtenInputs a{AbsOrUndefined(t.x), AbsOrUndefined(t.w), AbsOrUndefined(t.b),
-                 AbsOrUndefined(t.dy)};
-    out.magnitude = FromAten(RunDirection(p, d, a));
+    DirectionInputs a{AbsOrUndefined(t.x), AbsOrUndefined(t.w), AbsOrUndefined(t.b),
+                      AbsOrUndefined(t.dy)};
+    out.magnitude = FromAten(RunDirection(p, d, a, kF64));
   }
   return out;
-}
-
-const char* BackendName(at::native::ConvBackend b) {
-  using B = at::native::ConvBackend;
-  // clang-format off
-  switch (b) {
-    case B::CudaDepthwise2d: return "CudaDepthwise2d";
-    case B::CudaDepthwise3d: return "CudaDepthwise3d";
-    case B::Cudnn: return "Cudnn";
-    case B::CudnnTranspose: return "CudnnTranspose";
-    case B::Empty: return "Empty";
-    case B::Miopen: return "Miopen";
-    case B::MiopenDepthwise: return "MiopenDepthwise";
-    case B::MiopenTranspose: return "MiopenTranspose";
-    case B::Mkldnn: return "Mkldnn";
-    case B::MkldnnEmpty: return "MkldnnEmpty";
-    case B::NnpackSpatial: return "NnpackSpatial";
-    case B::Overrideable: return "Overrideable";
-    case B::Slow2d: return "Slow2d";
-    case B::Slow3d: return "Slow3d";
-    case B::SlowDilated2d: return "SlowDilated2d";
-    case B::SlowDilated3d: return "SlowDilated3d";
-    case B::SlowTranspose2d: return "SlowTranspose2d";
-    case B::SlowTranspose3d: return "SlowTranspose3d";
-    case B::Winograd3x3Depthwise: return "Winograd3x3Depthwise";
-    case B::Xnnpack2d: return "Xnnpack2d";
-    case B::Mps: return "Mps";
-    case B::MpsTranspose: return "MpsTranspose";
-  }
-  // clang-format on
-  return "unknown";
-}
-
-// The path ATen's dispatcher picks for this problem's forward call (padding 0, as RunDirection
-// calls it). The backward calls of the slow paths use the matching slow backward kernels.
-std::string SelectBackend(const ConvProblem& p) {
-  at::Tensor x = at::empty(p.transposed ? p.input_shape() : PaddedInputShape(p), F64());
-  at::Tensor w = at::empty(p.weight_shape(), F64());
-  const IntList zeros(p.rank, 0);
-  return BackendName(at::native::select_conv_backend(
-      x, w, c10::nullopt, Take(p.stride, p.rank), zeros, Take(p.dilation, p.rank), p.transposed,
-      p.transposed ? Take(p.output_padding, p.rank) : zeros, p.groups));
 }
 
 }  // namespace
@@ -235,7 +104,7 @@ Result<OracleOutput> TorchOracle::Compute(const ConvProblem& p, Direction d,
                                           const CaseInputs& inputs, bool with_magnitude) {
   CP_RETURN_IF_ERROR(Validate(p));
   try {
-    UseOneThread();
+    aten_conv::UseOneThread();
     return ComputeOrThrow(p, d, inputs, with_magnitude);
   } catch (const c10::Error& e) {
     return Status::Internal(std::string("ATen failed on ") + DirectionName(d) + ": " +
@@ -294,7 +163,7 @@ std::string TorchOracle::Backend() {
           p.input = {5, 5, 5};
           p.kernel = {3, 3, 3};
           p.dilation = {probe.dilation, probe.dilation, probe.dilation};
-          names.insert(SelectBackend(p));
+          names.insert(aten_conv::SelectBackend(p, kF64));
         }
         text += std::string(" ") + probe.kind + "=";
         bool first = true;
@@ -311,7 +180,7 @@ std::string TorchOracle::Backend() {
 std::string TorchOracle::Backend(const ConvProblem& p) {
   if (!Validate(p).ok()) return "invalid problem";
   try {
-    return SelectBackend(p);
+    return aten_conv::SelectBackend(p, kF64);
   } catch (const std::exception& e) {
     return std::string("unknown (") + e.what() + ")";
   }

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Installs what convparity needs from Debian 12's packages. Idempotent: installs only what is missing.
+# The python3 packages serve the tests (schema validation, the reports' PyTorch snippets) and the
+# benchmark against a Hypothesis property; they use Debian's /usr/bin/python3.
 set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
   libtorch-dev librapidcheck-dev libgtest-dev nlohmann-json3-dev libcli11-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev
+  python3-jsonschema python3-torch python3-hypothesis
 )
 
 missing=()

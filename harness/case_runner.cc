@@ -1,0 +1,338 @@
+#include "harness/case_runner.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "harness/check_case.h"
+#include "harness/outcome_json.h"
+#include "harness/sut_registry.h"
+
+extern char** environ;
+
+namespace convparity {
+namespace {
+
+CaseOutcome Outcome(Verdict v, std::string reason) {
+  CaseOutcome out;
+  out.verdict = v;
+  out.reason = std::move(reason);
+  return out;
+}
+
+// SUT instances by name, made once per process (a plugin is loaded once).
+class SutCache {
+ public:
+  Result<ConvSut*> Get(const std::string& name) {
+    auto it = suts_.find(name);
+    if (it == suts_.end()) {
+      Result<std::unique_ptr<ConvSut>> made = MakeSut(name);
+      if (!made.ok()) return made.status();
+      it = suts_.emplace(name, std::move(made).value()).first;
+    }
+    return it->second.get();
+  }
+
+ private:
+  std::map<std::string, std::unique_ptr<ConvSut>> suts_;
+};
+
+CaseOutcome RunOne(const PreparedCase& prep, SutCache& cache, const std::string& name) {
+  Result<ConvSut*> sut = cache.Get(name);
+  if (!sut.ok()) return Outcome(Verdict::kInvalid, sut.status().message());
+  return RunPrepared(prep, **sut);
+}
+
+class InProcessRunner : public CaseRunner {
+ public:
+  std::vector<CaseOutcome> Check(const ConvCase& c, const std::vector<std::string>& suts) override {
+    const PreparedCase prep = PrepareCase(c);
+    std::vector<CaseOutcome> outcomes;
+    for (const std::string& name : suts) outcomes.push_back(RunOne(prep, cache_, name));
+    return outcomes;
+  }
+
+ private:
+  SutCache cache_;
+};
+
+std::string SignalText(int status) {
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    const char* name = sigabbrev_np(sig);
+    return std::string("killed by SIG") + (name ? name : std::to_string(sig));
+  }
+  if (WIFEXITED(status)) return "exited with code " + std::to_string(WEXITSTATUS(status));
+  return "ended";
+}
+
+// One worker process and the pipes to it. Protocol, one JSON object a line:
+//   parent → worker: {"case": <case>, "suts": [names]}
+//   worker → parent: {"start": k} before SUT k, {"outcome": k, "value": <outcome>} after it,
+//                    {"end": true} when the request is done.
+class WorkerProcess {
+ public:
+  explicit WorkerProcess(std::string executable) : executable_(std::move(executable)) {}
+  ~WorkerProcess() { Stop(); }
+
+  bool running() const { return pid_ > 0; }
+
+  Status Start() {
+    int to_child[2], from_child[2];
+    // Close-on-exec, so that one worker never holds another's pipes (its end of file would hang).
+    if (pipe2(to_child, O_CLOEXEC) != 0 || pipe2(from_child, O_CLOEXEC) != 0)
+      return Status::Internal("pipe failed");
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, to_child[0], STDIN_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, from_child[1], STDOUT_FILENO);
+    const char* argv[] = {executable_.c_str(), "worker", nullptr};
+    const int rc = posix_spawn(&pid_, executable_.c_str(), &actions, nullptr,
+                               const_cast<char* const*>(argv), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(to_child[0]);
+    close(from_child[1]);
+    if (rc != 0) {
+      close(to_child[1]);
+      close(from_child[0]);
+      pid_ = -1;
+      return Status::Internal("cannot start worker " + executable_ + ": " + std::strerror(rc));
+    }
+    to_ = to_child[1];
+    from_ = from_child[0];
+    buffer_.clear();
+    return Status::Ok();
+  }
+
+  // Kills the worker if it is still there; returns how it ended.
+  std::string Stop(bool kill_it = true) {
+    if (pid_ <= 0) return "";
+    if (to_ >= 0) close(to_);
+    if (from_ >= 0) close(from_);
+    to_ = from_ = -1;
+    if (kill_it) kill(pid_, SIGKILL);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return SignalText(status);
+  }
+
+  bool Send(const std::string& line) {
+    size_t done = 0;
+    while (done < line.size()) {
+      ssize_t n = write(to_, line.data() + done, line.size() - done);
+      if (n <= 0) return false;
+      done += static_cast<size_t>(n);
+    }
+    return true;
+  }
+
+  enum class Read { kLine, kEof, kTimeout };
+  // Reads one line, waiting at most `seconds`.
+  Read ReadLine(double seconds, std::string& line) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    for (;;) {
+      const size_t nl = buffer_.find('\n');
+      if (nl != std::string::npos) {
+        line = buffer_.substr(0, nl);
+        buffer_.erase(0, nl + 1);
+        return Read::kLine;
+      }
+      const double left =
+          std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+      if (left <= 0) return Read::kTimeout;
+      pollfd p{from_, POLLIN, 0};
+      const int ready = poll(&p, 1, static_cast<int>(left * 1000) + 1);
+      if (ready == 0) continue;
+      if (ready < 0) {
+        if (errno == EINTR) continue;
+        return Read::kEof;
+      }
+      char chunk[65536];
+      const ssize_t n = read(from_, chunk, sizeof chunk);
+      if (n <= 0) return Read::kEof;
+      buffer_.append(chunk, static_cast<size_t>(n));
+    }
+  }
+
+ private:
+  std::string executable_;
+  pid_t pid_ = -1;
+  int to_ = -1, from_ = -1;
+  std::string buffer_;
+};
+
+class IsolatedRunner : public CaseRunner {
+ public:
+  IsolatedRunner(const std::string& executable, double timeout)
+      : worker_(executable), timeout_(timeout) {}
+
+  std::vector<CaseOutcome> Check(const ConvCase& c, const std::vector<std::string>& suts) override {
+    std::vector<CaseOutcome> outcomes(suts.size());
+    size_t next = 0;  // the first SUT without an outcome
+    while (next < suts.size()) {
+      std::vector<std::string> rest(suts.begin() + next, suts.end());
+      next += RunSome(c, rest, outcomes, next);
+    }
+    return outcomes;
+  }
+
+ private:
+  // Runs `suts` (outcomes go to out[offset…]); returns how many got an outcome (at least one).
+  size_t RunSome(const ConvCase& c, const std::vector<std::string>& suts,
+                 std::vector<CaseOutcome>& out, size_t offset) {
+    if (!worker_.running()) {
+      if (Status st = worker_.Start(); !st.ok()) {
+        for (size_t k = 0; k < suts.size(); ++k)
+          out[offset + k] = Outcome(Verdict::kCrashed, st.message());
+        return suts.size();
+      }
+    }
+    ConvCase sent = c;
+    sent.sut = suts.front();  // a case names a SUT; the request's list is what runs
+    const nlohmann::json request = {{"case", CaseToJson(sent)}, {"suts", suts}};
+    if (!worker_.Send(request.dump() + "\n")) return Died(suts, out, offset, -1);
+    int current = -1;  // the SUT the worker said it started
+    size_t done = 0;
+    for (;;) {
+      std::string line;
+      switch (worker_.ReadLine(timeout_, line)) {
+        case WorkerProcess::Read::kTimeout: {
+          worker_.Stop();
+          const std::string what = current < 0 ? "preparing the case" : suts[current];
+          out[offset + std::max(current, 0)] = Outcome(
+              Verdict::kHung, what + " did not finish within " + std::to_string(timeout_) + " s");
+          return std::max<size_t>(done, std::max(current, 0) + 1);
+        }
+        case WorkerProcess::Read::kEof:
+          return std::max(done, Died(suts, out, offset, current));
+        case WorkerProcess::Read::kLine:
+          break;
+      }
+      nlohmann::json msg = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+      if (msg.is_discarded()) continue;  // a SUT wrote to stdout: not ours
+      if (msg.contains("start")) {
+        current = msg["start"].get<int>();
+      } else if (msg.contains("outcome")) {
+        const int k = msg["outcome"].get<int>();
+        Result<CaseOutcome> o = OutcomeFromJson(msg["value"]);
+        out[offset + k] = o.ok() ? *o : Outcome(Verdict::kCrashed, o.status().message());
+        done = static_cast<size_t>(k) + 1;
+      } else if (msg.contains("end")) {
+        return suts.size();
+      }
+    }
+  }
+
+  // The worker died while running SUT `current` (-1: before any SUT, while preparing the case).
+  size_t Died(const std::vector<std::string>& suts, std::vector<CaseOutcome>& out, size_t offset,
+              int current) {
+    const std::string how = worker_.Stop(/*kill_it=*/false);
+    if (current < 0) {
+      // Nothing of a SUT ran: the harness itself failed on this case. Every SUT gets the verdict.
+      for (size_t k = 0; k < suts.size(); ++k)
+        out[offset + k] =
+            Outcome(Verdict::kCrashed, "the worker " + how + " while preparing the case");
+      return suts.size();
+    }
+    out[offset + current] = Outcome(Verdict::kCrashed, suts[current] + " " + how);
+    return static_cast<size_t>(current) + 1;
+  }
+
+  WorkerProcess worker_;
+  double timeout_;
+};
+
+}  // namespace
+
+std::unique_ptr<CaseRunner> MakeInProcessRunner() { return std::make_unique<InProcessRunner>(); }
+
+std::unique_ptr<CaseRunner> MakeIsolatedRunner(const std::string& executable,
+                                               double timeout_seconds) {
+  return std::make_unique<IsolatedRunner>(executable, timeout_seconds);
+}
+
+std::unique_ptr<CaseRunner> MakeRunner(const RunnerOptions& options) {
+  return options.isolate ? MakeIsolatedRunner(SelfExecutable(), options.timeout_seconds)
+                         : MakeInProcessRunner();
+}
+
+std::vector<CaseOutcome> RunCases(const std::vector<ConvCase>& cases,
+                                  const RunnerOptions& options) {
+  // Group by everything but the SUT, keeping first-seen order.
+  std::map<std::string, size_t> group_of;
+  std::vector<std::vector<size_t>> groups;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    ConvCase key = cases[i];
+    key.sut = key.note = "";
+    key.expect = Expect::kParity;
+    auto [it, is_new] = group_of.try_emplace(CaseToJson(key).dump(), groups.size());
+    if (is_new) groups.emplace_back();
+    groups[it->second].push_back(i);
+  }
+  std::vector<CaseOutcome> outcomes(cases.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    std::unique_ptr<CaseRunner> runner = MakeRunner(options);
+    for (size_t g; (g = next++) < groups.size();) {
+      std::vector<std::string> suts;
+      for (size_t i : groups[g]) suts.push_back(cases[i].sut);
+      std::vector<CaseOutcome> got = runner->Check(cases[groups[g][0]], suts);
+      for (size_t k = 0; k < got.size(); ++k) outcomes[groups[g][k]] = std::move(got[k]);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int j = 1; j < std::min<int>(options.jobs, static_cast<int>(groups.size())); ++j)
+    threads.emplace_back(work);
+  work();
+  for (std::thread& t : threads) t.join();
+  return outcomes;
+}
+
+std::string SelfExecutable() {
+  char path[4096];
+  const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+  return n > 0 ? std::string(path, static_cast<size_t>(n)) : std::string();
+}
+
+int WorkerMain() {
+  // A SUT that prints to stdout must not corrupt the protocol: answers go to a private copy of the
+  // original stdout, and the SUTs' stdout goes to stderr.
+  const int protocol_fd = dup(STDOUT_FILENO);
+  dup2(STDERR_FILENO, STDOUT_FILENO);
+  FILE* protocol = fdopen(protocol_fd, "w");
+  auto emit = [&](const nlohmann::json& j) {
+    const std::string line = j.dump() + "\n";
+    std::fwrite(line.data(), 1, line.size(), protocol);
+    std::fflush(protocol);
+  };
+  SutCache cache;
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    nlohmann::json request = nlohmann::json::parse(line, nullptr, false);
+    if (request.is_discarded() || !request.contains("case") || !request.contains("suts")) return 3;
+    Result<ConvCase> c = CaseFromJson(request["case"]);
+    if (!c.ok()) return 3;
+    const PreparedCase prep = PrepareCase(*c);
+    const auto suts = request["suts"].get<std::vector<std::string>>();
+    for (size_t k = 0; k < suts.size(); ++k) {
+      emit({{"start", k}});
+      emit({{"outcome", k}, {"value", OutcomeToJson(RunOne(prep, cache, suts[k]))}});
+    }
+    emit({{"end", true}});
+  }
+  return 0;
+}
+
+}  // namespace convparity

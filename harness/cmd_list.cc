@@ -1,0 +1,27 @@
+// `convparity list`: what can be put under test.
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "harness/commands.h"
+#include "harness/sut_registry.h"
+
+namespace convparity {
+
+int RunList(const CommonFlags& f) {
+  const auto suts = ListSuts();
+  if (f.json) {
+    nlohmann::json j = {{"directions", {"fwd", "bwd_data", "bwd_weight"}},
+                        {"fills", {"exact", "uniform", "positive", "wide"}}};
+    for (const auto& [name, what] : suts)
+      j["suts"].push_back({{"name", name}, {"description", what}});
+    std::printf("%s\n", j.dump(2).c_str());
+    return kExitParity;
+  }
+  std::printf("systems under test:\n");
+  for (const auto& [name, what] : suts) std::printf("  %-36s %s\n", name.c_str(), what.c_str());
+  std::printf("directions: fwd bwd_data bwd_weight (ordinary and transposed)\n");
+  std::printf("fills: exact uniform positive wide (random = the last three)\n");
+  return kExitParity;
+}
+
+}  // namespace convparity

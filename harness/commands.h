@@ -1,0 +1,21 @@
+// The subcommands of `convparity` (INTERFACES.md). Each returns the process exit code.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness/benchdnn_import.h"
+#include "harness/cli_options.h"
+
+namespace convparity {
+
+int RunFuzz(const CommonFlags& flags);
+int RunRepro(const std::vector<std::string>& args, const CommonFlags& flags);
+int RunCheck(const std::vector<std::string>& args, const CommonFlags& flags,
+             const std::string& junit_path, const std::string& summary_path);
+int RunShrink(const std::string& case_path, const CommonFlags& flags);
+int RunList(const CommonFlags& flags);
+int RunImportBenchdnn(const std::vector<std::string>& files, const CommonFlags& flags,
+                      const ScaleOptions& scale);
+
+}  // namespace convparity

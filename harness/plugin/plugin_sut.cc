@@ -1,0 +1,331 @@
+#include "harness/plugin/plugin_sut.h"
+
+#include <dlfcn.h>
+
+#include <cstddef>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "core/tensor.h"
+
+namespace convparity {
+namespace {
+
+// ABI version 1's layout is a promise to every plugin already built: these pin it.
+static_assert(sizeof(convparity_problem) == 248, "convparity_problem's layout is ABI");
+static_assert(offsetof(convparity_problem, batch) == 24, "convparity_problem's layout is ABI");
+static_assert(offsetof(convparity_problem, output) == 224, "convparity_problem's layout is ABI");
+static_assert(offsetof(convparity_plugin, abi_version) == 0,
+              "a loader reads abi_version before it trusts the rest of the table");
+
+using EntryFn = const convparity_plugin* (*)();
+
+constexpr size_t kMaxNameBytes = 128;
+constexpr size_t kMaxMessageBytes = 200;
+
+// Makes text from a library (dlerror, a plugin's name or message) one printable line.
+std::string OneLine(const char* text, size_t max_bytes) {
+  std::string s;
+  for (size_t i = 0; text[i] != '\0' && i < max_bytes; ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    s += (c < 0x20 || c == 0x7f) ? ' ' : static_cast<char>(c);
+  }
+  return s;
+}
+
+std::string DlError(const std::string& path) {
+  const char* e = dlerror();
+  std::string s = e ? OneLine(e, 1000) : "unknown dlopen error";
+  // glibc starts the message with the path; the caller's prefix names it already.
+  if (s.rfind(path + ": ", 0) == 0) s = s.substr(path.size() + 2);
+  return s;
+}
+
+uint32_t DirectionBit(Direction d) {
+  switch (d) {
+    case Direction::kForward:
+      return CONVPARITY_FORWARD;
+    case Direction::kBackwardData:
+      return CONVPARITY_BACKWARD_DATA;
+    case Direction::kBackwardWeight:
+      return CONVPARITY_BACKWARD_WEIGHT;
+  }
+  return 0;
+}
+
+// Checks what the entry returned; the message completes "plugin <path>: ".
+Status CheckTable(const convparity_plugin* t) {
+  if (t == nullptr) return Status::Invalid("convparity_plugin_entry() returned NULL");
+  if (t->abi_version != CONVPARITY_PLUGIN_ABI_VERSION)
+    return Status::Invalid("ABI version " + std::to_string(t->abi_version) +
+                           ", this convparity speaks " +
+                           std::to_string(CONVPARITY_PLUGIN_ABI_VERSION));
+  if (t->name == nullptr || t->name[0] == '\0')
+    return Status::Invalid("the plugin has no name (convparity_plugin.name is NULL or empty)");
+  if (std::strlen(t->name) > kMaxNameBytes)
+    return Status::Invalid("the plugin's name must be at most " + std::to_string(kMaxNameBytes) +
+                           " bytes, but it has " + std::to_string(std::strlen(t->name)));
+  if (t->directions == 0)
+    return Status::Invalid("the plugin implements no direction (directions is 0)");
+  if ((t->directions & ~CONVPARITY_ALL_DIRECTIONS) != 0)
+    return Status::Invalid("unknown bits in directions: " + std::to_string(t->directions) +
+                           " (known: 1 forward, 2 backward_data, 4 backward_weight)");
+  const std::pair<uint32_t, bool> declared[] = {
+      {CONVPARITY_FORWARD, t->forward != nullptr},
+      {CONVPARITY_BACKWARD_DATA, t->backward_data != nullptr},
+      {CONVPARITY_BACKWARD_WEIGHT, t->backward_weight != nullptr}};
+  const char* names[] = {"forward", "backward_data", "backward_weight"};
+  for (int i = 0; i < 3; ++i)
+    if ((t->directions & declared[i].first) && !declared[i].second)
+      return Status::Invalid(std::string("directions declares ") + names[i] +
+                             " but its function pointer is NULL");
+  return Status::Ok();
+}
+
+// A buffer of the problem's memory layout as the plugin sees it, in PyTorch's contiguous order:
+// the memory itself when the two orders agree (the common case), a converted copy otherwise.
+class PyTorchOrder {
+ public:
+  PyTorchOrder(const float* memory, Shape shape, const std::vector<int>& memory_order)
+      : memory_(memory),
+        shape_(std::move(shape)),
+        strides_(StridesFor(shape_, memory_order)),
+        same_(strides_ == ContiguousStrides(shape_)) {
+    if (same_ || memory == nullptr) return;
+    copy_.resize(NumElements(shape_));
+    // The result buffer is converted too, so that the plugin sees its poison.
+    ForEachIndex(shape_,
+                 [&](const int64_t* idx, int64_t linear) { copy_[linear] = memory_[Offset(idx)]; });
+  }
+
+  const float* data() const {
+    return memory_ == nullptr ? nullptr : same_ ? memory_ : copy_.data();
+  }
+  // Only for the result, whose memory the caller passed as float*.
+  float* mutable_data() { return same_ ? const_cast<float*>(memory_) : copy_.data(); }
+
+  // Writes a result computed in PyTorch's order back into the memory layout.
+  void WriteBack(float* memory) const {
+    if (same_) return;
+    ForEachIndex(shape_,
+                 [&](const int64_t* idx, int64_t linear) { memory[Offset(idx)] = copy_[linear]; });
+  }
+
+ private:
+  int64_t Offset(const int64_t* idx) const {
+    int64_t off = 0;
+    for (size_t i = 0; i < strides_.size(); ++i) off += idx[i] * strides_[i];
+    return off;
+  }
+
+  const float* memory_;
+  Shape shape_;
+  Shape strides_;
+  bool same_;
+  std::vector<float> copy_;
+};
+
+std::string Join(const int64_t* v, int n) {
+  std::string s;
+  for (int i = 0; i < n; ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<PluginSut>> PluginSut::Load(const std::string& path) {
+  const std::string where = "plugin " + path;
+  if (path.empty())
+    return Status::Invalid("plugin: no path given (write plugin:/path/to/libfoo.so)");
+  dlerror();  // clears an error left by someone else
+  // RTLD_NOW: an unresolved symbol is a load error now, not a crash in the middle of a case.
+  // RTLD_LOCAL: the plugin's symbols cannot interpose on ours or another plugin's.
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) return Status::Invalid(where + ": cannot load: " + DlError(path));
+  auto close = [&](Status st) {
+    dlclose(handle);
+    return st.WithContext(where);
+  };
+  void* symbol = dlsym(handle, CONVPARITY_PLUGIN_ENTRY_SYMBOL);
+  if (symbol == nullptr)
+    return close(Status::Invalid(std::string("not a convparity plugin (no symbol ") +
+                                 CONVPARITY_PLUGIN_ENTRY_SYMBOL + ")"));
+  const convparity_plugin* table = reinterpret_cast<EntryFn>(symbol)();
+  if (Status st = CheckTable(table); !st.ok()) return close(st);
+  return std::unique_ptr<PluginSut>(new PluginSut(path, handle, table));
+}
+
+Result<std::unique_ptr<ConvSut>> LoadPluginSut(const std::string& path) {
+  Result<std::unique_ptr<PluginSut>> sut = PluginSut::Load(path);
+  if (!sut.ok()) return sut.status();
+  return std::unique_ptr<ConvSut>(std::move(sut).value());
+}
+
+PluginSut::PluginSut(std::string path, void* handle, const convparity_plugin* table)
+    : path_(std::move(path)),
+      plugin_name_(OneLine(table->name, kMaxNameBytes)),
+      handle_(handle),
+      table_(table) {}
+
+PluginSut::~PluginSut() { dlclose(handle_); }
+
+std::string PluginSut::name() const { return kPluginSutPrefix + path_; }
+
+uint32_t PluginSut::directions() const { return table_->directions; }
+
+bool PluginSut::Implements(Direction d) const {
+  return (table_->directions & DirectionBit(d)) != 0;
+}
+
+std::string PluginSut::MessageOfPlugin() const {
+  if (table_->last_message == nullptr) return "";
+  const char* m = table_->last_message();
+  if (m == nullptr || m[0] == '\0') return "";
+  return " (" + OneLine(m, kMaxMessageBytes) + ")";
+}
+
+Status PluginSut::Run(const ConvProblem& p, Direction d, const ConvBuffers& b) {
+  if (!Implements(d))
+    return Status::Unsupported(plugin_name_ + " does not implement " + DirectionName(d));
+  CP_RETURN_IF_ERROR(Validate(p));
+  const bool reads_x = d != Direction::kBackwardData, reads_w = d != Direction::kBackwardWeight;
+  const bool reads_dy = d != Direction::kForward, reads_b = d == Direction::kForward && p.bias;
+  if ((reads_x && !b.input) || (reads_w && !b.weight) || (reads_dy && !b.grad_output) ||
+      (reads_b && !b.bias) || !b.result)
+    return Status::Internal(std::string("a buffer that ") + DirectionName(d) + " reads is missing");
+
+  const convparity_problem s = PluginStructFromProblem(p);
+  const std::vector<int> data_order = DataMemoryOrder(p), weight_order = WeightMemoryOrder(p);
+  const PyTorchOrder x(reads_x ? b.input : nullptr, p.input_shape(), data_order);
+  const PyTorchOrder w(reads_w ? b.weight : nullptr, p.weight_shape(), weight_order);
+  const PyTorchOrder dy(reads_dy ? b.grad_output : nullptr, p.output_shape(), data_order);
+  PyTorchOrder result(b.result, ResultShape(p, d), ResultMemoryOrder(p, d));
+
+  int code = CONVPARITY_ERROR;
+  switch (d) {
+    case Direction::kForward:
+      code = table_->forward(&s, x.data(), w.data(), reads_b ? b.bias : nullptr,
+                             result.mutable_data());
+      break;
+    case Direction::kBackwardData:
+      code = table_->backward_data(&s, dy.data(), w.data(), result.mutable_data());
+      break;
+    case Direction::kBackwardWeight:
+      code = table_->backward_weight(&s, x.data(), dy.data(), result.mutable_data());
+      break;
+  }
+  if (code == CONVPARITY_UNSUPPORTED)
+    return Status::Unsupported(plugin_name_ + " declined the configuration" + MessageOfPlugin());
+  if (code != CONVPARITY_OK)
+    return Status::Internal("plugin returned code " + std::to_string(code) + MessageOfPlugin());
+  result.WriteBack(b.result);
+  return Status::Ok();
+}
+
+convparity_problem PluginStructFromProblem(const ConvProblem& p) {
+  convparity_problem s{};
+  s.struct_size = sizeof(convparity_problem);
+  s.rank = p.rank;
+  s.transposed = p.transposed ? 1 : 0;
+  s.has_bias = p.bias ? 1 : 0;
+  s.data_layout = p.data_layout == DataLayout::kChannelsLast ? CONVPARITY_DATA_CHANNELS_LAST
+                                                             : CONVPARITY_DATA_CHANNELS_FIRST;
+  switch (p.weight_layout) {
+    case WeightLayout::kOI:
+      s.weight_layout = CONVPARITY_WEIGHT_OI;
+      break;
+    case WeightLayout::kIO:
+      s.weight_layout = CONVPARITY_WEIGHT_IO;
+      break;
+    case WeightLayout::kSpatialIO:
+      s.weight_layout = CONVPARITY_WEIGHT_SPATIAL_IO;
+      break;
+    case WeightLayout::kOSpatialI:
+      s.weight_layout = CONVPARITY_WEIGHT_O_SPATIAL_I;
+      break;
+  }
+  s.batch = p.batch;
+  s.in_channels = p.in_channels;
+  s.out_channels = p.out_channels;
+  s.groups = p.groups;
+  const Dims out = p.output();
+  for (int i = 0; i < CONVPARITY_MAX_RANK; ++i) {
+    const bool used = i < p.rank;
+    s.input[i] = used ? p.input[i] : 1;
+    s.kernel[i] = used ? p.kernel[i] : 1;
+    s.stride[i] = used ? p.stride[i] : 1;
+    s.pad_begin[i] = used ? p.pad_begin[i] : 0;
+    s.pad_end[i] = used ? p.pad_end[i] : 0;
+    s.dilation[i] = used ? p.dilation[i] : 1;
+    s.output_padding[i] = used ? p.output_padding[i] : 0;
+    s.output[i] = used ? out[i] : 1;
+  }
+  return s;
+}
+
+Result<ConvProblem> ProblemFromPluginStruct(const convparity_problem& s) {
+  if (s.struct_size < sizeof(convparity_problem))
+    return Status::Invalid("struct_size must be at least " +
+                           std::to_string(sizeof(convparity_problem)) + " (ABI version " +
+                           std::to_string(CONVPARITY_PLUGIN_ABI_VERSION) + "), but got " +
+                           std::to_string(s.struct_size));
+  if (s.rank < 1 || s.rank > CONVPARITY_MAX_RANK)
+    return Status::Invalid("rank must be 1, 2 or 3 spatial dimensions, but got " +
+                           std::to_string(s.rank));
+  for (auto [what, v] : {std::pair{"transposed", s.transposed}, {"has_bias", s.has_bias}})
+    if (v != 0 && v != 1)
+      return Status::Invalid(std::string(what) + " must be 0 or 1, but got " + std::to_string(v));
+  if (s.data_layout != CONVPARITY_DATA_CHANNELS_FIRST &&
+      s.data_layout != CONVPARITY_DATA_CHANNELS_LAST)
+    return Status::Invalid("data_layout must be 0 (channels-first) or 1 (channels-last), but got " +
+                           std::to_string(s.data_layout));
+  ConvProblem p;
+  switch (s.weight_layout) {
+    case CONVPARITY_WEIGHT_OI:
+      p.weight_layout = WeightLayout::kOI;
+      break;
+    case CONVPARITY_WEIGHT_IO:
+      p.weight_layout = WeightLayout::kIO;
+      break;
+    case CONVPARITY_WEIGHT_SPATIAL_IO:
+      p.weight_layout = WeightLayout::kSpatialIO;
+      break;
+    case CONVPARITY_WEIGHT_O_SPATIAL_I:
+      p.weight_layout = WeightLayout::kOSpatialI;
+      break;
+    default:
+      return Status::Invalid(
+          "weight_layout must be 0 (OI), 1 (IO), 2 (spatial IO) or 3 "
+          "(O spatial I), but got " +
+          std::to_string(s.weight_layout));
+  }
+  p.rank = s.rank;
+  p.transposed = s.transposed == 1;
+  p.bias = s.has_bias == 1;
+  p.data_layout = s.data_layout == CONVPARITY_DATA_CHANNELS_LAST ? DataLayout::kChannelsLast
+                                                                 : DataLayout::kChannelsFirst;
+  p.batch = s.batch;
+  p.in_channels = s.in_channels;
+  p.out_channels = s.out_channels;
+  p.groups = s.groups;
+  for (int i = 0; i < s.rank; ++i) {
+    p.input[i] = s.input[i];
+    p.kernel[i] = s.kernel[i];
+    p.stride[i] = s.stride[i];
+    p.pad_begin[i] = s.pad_begin[i];
+    p.pad_end[i] = s.pad_end[i];
+    p.dilation[i] = s.dilation[i];
+    p.output_padding[i] = s.output_padding[i];
+  }
+  CP_RETURN_IF_ERROR(Validate(p));  // bounds every value: the output below cannot overflow
+  const Dims out = p.output();
+  for (int i = 0; i < s.rank; ++i)
+    if (s.output[i] != out[i])
+      return Status::Invalid("output must be the computed output size (" +
+                             Join(out.data(), s.rank) + "), but got output=(" +
+                             Join(s.output, s.rank) + ")");
+  return p;
+}
+
+}  // namespace convparity

@@ -1,0 +1,75 @@
+// Systems under test from plugins: shared libraries that implement the C ABI of
+// harness/plugin/convparity_plugin.h (`--sut plugin:/path/to/libfoo.so`).
+//
+// A plugin computes in PyTorch's contiguous layouts, whatever layouts a case names; PluginSut
+// converts the harness's buffers (in the problem's memory layouts) to that order and the result
+// back, so every case, layout cases included, can run against any plugin.
+//
+// NOTE: a plugin runs in the calling process. A plugin that crashes takes the process with it:
+// campaigns run SUTs in worker processes for that reason.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/conv_problem.h"
+#include "core/status.h"
+#include "core/sut.h"
+#include "harness/plugin/convparity_plugin.h"
+
+namespace convparity {
+
+// The registry's prefix: the SUT "plugin:<path>" is the plugin at <path>.
+inline constexpr char kPluginSutPrefix[] = "plugin:";
+
+class PluginSut : public ConvSut {
+ public:
+  // Loads the library at `path` (dlopen's rules: a path without '/' is searched for, so write
+  // ./libfoo.so for one in the current directory) and checks its table: entry symbol, ABI version,
+  // name, directions and their functions. Every failure is one line of Invalid that starts with
+  // "plugin <path>: " and says what was wrong.
+  static Result<std::unique_ptr<PluginSut>> Load(const std::string& path);
+
+  PluginSut(const PluginSut&) = delete;
+  PluginSut& operator=(const PluginSut&) = delete;
+  ~PluginSut() override;  // unloads the library
+
+  // "plugin:<path>" with the path as given, not the plugin's own name: this is what case files
+  // record, and a case must load the same library again when it is replayed.
+  std::string name() const override;
+  // Unsupported when the plugin does not implement `direction` or returns CONVPARITY_UNSUPPORTED;
+  // Internal("plugin returned code N…") for any other non-zero return.
+  Status Run(const ConvProblem& p, Direction direction, const ConvBuffers& buffers) override;
+
+  const std::string& path() const { return path_; }
+  const std::string& plugin_name() const { return plugin_name_; }  // what the plugin calls itself
+  uint32_t directions() const;  // bitmask of CONVPARITY_FORWARD, …
+  bool Implements(Direction d) const;
+
+ private:
+  PluginSut(std::string path, void* handle, const convparity_plugin* table);
+  std::string MessageOfPlugin() const;  // " (<last_message>)" or ""
+
+  std::string path_;
+  std::string plugin_name_;
+  void* handle_;
+  const convparity_plugin* table_;
+};
+
+// PluginSut::Load as the registry's factory: MakeSut("plugin:<path>") is LoadPluginSut(<path>).
+Result<std::unique_ptr<ConvSut>> LoadPluginSut(const std::string& path);
+
+// The plugin's view of a problem: every field, unused spatial entries set to 1 (sizes, stride,
+// dilation) or 0 (padding), output pre-computed, struct_size = sizeof(convparity_problem).
+// Expects a valid problem (Validate).
+convparity_problem PluginStructFromProblem(const ConvProblem& p);
+
+// The reverse, for structs from anywhere (a fuzzer's bytes included): total over every value, and
+// Invalid unless the struct is exactly what PluginStructFromProblem makes of a valid problem —
+// struct_size large enough, rank 1–3, flags 0/1, known layouts, Validate() passes and `output` is
+// the computed output size. Spatial entries beyond rank are ignored.
+// ProblemFromPluginStruct(PluginStructFromProblem(p)) == p for every valid p.
+Result<ConvProblem> ProblemFromPluginStruct(const convparity_problem& s);
+
+}  // namespace convparity

@@ -1,0 +1,100 @@
+// The campaign summary, convparity.summary/1 (INTERFACES.md): what a run did, what it found, where
+// the time went and which feature classes it actually exercised. The campaign feeds a
+// CampaignSummary as it goes; per-worker or per-shard summaries combine with Merge(). Its JSON
+// Schema is schema/summary.schema.json.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/conv_case.h"
+#include "core/verdict.h"
+#include "reports/report_json.h"
+
+namespace convparity {
+
+constexpr const char* kSummarySchema = "convparity.summary/1";
+
+// The classes whose pairwise intersections the coverage table counts ("transposed&grouped", …):
+// where convolution code has its interacting edge cases. "grouped" here means groups > 1,
+// depthwise included.
+const std::vector<std::string>& CoverageKeyClasses();
+
+struct CampaignSummary {
+  // The run's options, as given (names as on the command line).
+  struct Options {
+    uint64_t seed = 0;
+    int shard_index = 0, shard_count = 1;
+    int jobs = 1;
+    double time_budget_seconds = 0;  // 0: none
+    int64_t max_cases = 0;           // 0: none
+    int64_t max_macs = 0;
+    std::vector<std::string> suts, directions, fills;
+    std::vector<int> dims;
+  } options;
+
+  std::chrono::system_clock::time_point start_time, end_time;
+  double elapsed_seconds = 0;  // wall time of the run
+  // Worker processes the counted cases ran on; throughput per worker divides by it (0, unset,
+  // counts as 1). Merge adds them: merge per-worker summaries that each say 1, or per-shard
+  // summaries that each say jobs, into one that says 0.
+  int workers = 0;
+
+  // A case names its SUT and direction (ConvCase), so every check of a SUT is one case.
+  int64_t cases = 0;
+  // SUT → direction → verdict → cases.
+  std::map<std::string, std::map<std::string, std::map<std::string, int64_t>>> verdicts;
+
+  struct Bucket {
+    std::string report_file;  // the report's file name (ReportFileName)
+    std::string sut, direction, verdict;
+    int64_t cases = 0;             // discrepancies that fell in this bucket
+    int64_t first_case_index = 0;  // the case counter when it was first seen
+    double first_seconds = 0;      // seconds into the run when it was first seen
+  };
+  std::map<std::string, Bucket> buckets;  // by signature
+
+  // Seconds per phase, summed over workers (so it can exceed the elapsed time). Count() adds fill,
+  // oracle, sut and compare from each outcome; the campaign adds the others directly. `bound` is
+  // inside the oracle unless measured apart.
+  struct TimeSplit {
+    double generate = 0, fill = 0, oracle = 0, bound = 0, sut = 0, compare = 0, shrink = 0, io = 0;
+  } time;
+
+  // Coverage counts cases whose SUT actually ran (every verdict but skipped and invalid).
+  int64_t covered = 0;
+  std::map<std::string, int64_t> tags;          // every AllFeatureTagNames() tag
+  std::map<std::string, int64_t> pairs;         // "a&b" for each pair of CoverageKeyClasses()
+  std::map<std::string, int64_t> combinations;  // exact combination, e.g. "t3d+grouped+kernel>5"
+
+  int64_t mistrusted = 0;
+  int64_t skipped = 0;
+  // Reason → count; at most kMaxSkipReasons distinct reasons, the rest under kOtherReasons.
+  std::map<std::string, int64_t> skip_reasons;
+  static constexpr size_t kMaxSkipReasons = 32;
+  static constexpr const char* kOtherReasons = "(other reasons)";
+
+  // Shards merged into this summary besides its own, as "i/N".
+  std::set<std::string> merged_shards;
+
+  // Counts one case. Fill and oracle time belong to the problem and are shared by every SUT that
+  // checks it: pass count_shared_time = false for all but the first SUT of a prepared case.
+  void Count(const ConvCase& c, const CaseOutcome& outcome, bool count_shared_time = true);
+  // Counts a discrepancy in its bucket; the first one of a bucket records the report file and when.
+  void CountFinding(const std::string& signature, const ConvCase& minimized, Verdict verdict,
+                    const std::string& report_file, int64_t case_index, double seconds);
+  // Adds `other` (another worker's or shard's): counts and times add up, start/end widen, elapsed
+  // is the longer one, a bucket keeps its earliest sighting. Options stay this summary's.
+  void Merge(const CampaignSummary& other);
+};
+
+nlohmann::json SummaryJson(const CampaignSummary& s, const ToolInfo& tool);
+
+}  // namespace convparity
