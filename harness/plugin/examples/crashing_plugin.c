@@ -22,9 +22,9 @@ static int has_value(const int64_t* values, int rank, int64_t v) {
 /* Misbehaves when the problem says so; returns only for the well-behaved ones. */
 static void misbehave_on(const convparity_problem* p) {
   if (p->groups > 1) {
-    /* volatile: the compiler cannot prove the pointer null, so it emits a real store (and a real
-     * SIGSEGV) rather than a trap instruction of its choosing. */
-    int* volatile nowhere = NULL;
+    /* Both volatile: the pointer so the compiler cannot prove it null, the target so the store is
+     * not dropped (a store through null is undefined, and gcc removes a plain one). */
+    volatile int* volatile nowhere = NULL;
     *nowhere = 1;
   }
   if (has_value(p->stride, p->rank, 3)) {
