@@ -22,7 +22,17 @@ int RunImportBenchdnn(const std::vector<std::string>& files, const CommonFlags& 
     Result<std::vector<BenchdnnProblem>> read = ImportBenchdnnFile(file, &skipped);
     if (!read.ok()) return Fail(read.status());
     std::vector<BenchdnnProblem> imported = std::move(read).value();
-    for (BenchdnnProblem& b : imported) b.problem = ScaleDown(b.problem, scale);
+    std::vector<BenchdnnProblem> kept;
+    for (BenchdnnProblem& b : imported) {
+      b.problem = ScaleDown(b.problem, scale);
+      // ScaleDown keeps kernels; a problem whose kernel alone is over the budget stays too big.
+      if (scale.max_macs > 0 && b.problem.macs() > scale.max_macs)
+        skipped.push_back(b.source + ":" + std::to_string(b.line) + ": still " +
+                          std::to_string(b.problem.macs()) + " MACs after scaling (" + b.name + ")");
+      else
+        kept.push_back(std::move(b));
+    }
+    imported = std::move(kept);
     for (const std::string& why : skipped) std::fprintf(stderr, "skipped %s\n", why.c_str());
     Result<int> n = WriteImportedCases(imported, dirs->empty() ? AllDirections() : *dirs, *fills,
                                        sut, out, f.seed);

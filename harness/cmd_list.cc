@@ -4,6 +4,7 @@
 
 #include "harness/commands.h"
 #include "harness/sut_registry.h"
+#include "kernels/known_bugs/known_bugs.h"
 
 namespace convparity {
 
@@ -14,6 +15,13 @@ int RunList(const CommonFlags& f) {
                         {"fills", {"exact", "uniform", "positive", "wide"}}};
     for (const auto& [name, what] : suts)
       j["suts"].push_back({{"name", name}, {"description", what}});
+    for (const std::string& id : KnownBugIds()) {
+      const KnownBugInfo* bug = FindKnownBug(id);
+      j["known_bugs"].push_back({{"id", id},
+                                 {"sut", "known-bug:" + id},
+                                 {"reference", bug->reference},
+                                 {"trigger", bug->trigger}});
+    }
     std::printf("%s\n", j.dump(2).c_str());
     return kExitParity;
   }

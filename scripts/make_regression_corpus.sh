@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Regenerates corpus/regression/ (replayed by CI with `convparity check`):
+#  - known_bugs/: for every known-bug reproduction, its trigger and the case `convparity shrink`
+#    minimizes it to, each expected to differ on the reproduction and to agree on our kernel;
+#  - benchdnn/: the shared benchdnn lists, scaled down, in every direction, exact and uniform fill.
+# Usage: scripts/make_regression_corpus.sh [convparity binary]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cp=${1:-./build/harness/convparity}
+shared=../shared/benchdnn
+out=corpus/regression
+py=/usr/bin/python3
+rm -rf "$out/known_bugs" "$out/benchdnn"
+mkdir -p "$out/known_bugs" "$out/benchdnn"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# case <file> <descriptor> <sut> <fill> <expect> <note>
+write_case() {
+  $py - "$@" <<'PY'
+import json, sys
+path, descriptor, sut, fill, expect, note = sys.argv[1:]
+case = {"schema": "convparity.case/1", "descriptor": descriptor, "sut": sut, "fill": fill,
+        "seed": 1, "expect": expect, "note": note}
+with open(path, "w") as f:
+    json.dump(case, f, indent=2, sort_keys=True)
+    f.write("\n")
+PY
+}
+
+"$cp" list --json | $py -c '
+import json, sys
+for b in json.load(sys.stdin)["known_bugs"]:
+    print(b["id"], b["trigger"])' | while read -r id trigger; do
+  write_case "$tmp/$id.json" "$trigger" "known-bug:$id" exact discrepancy "$id"
+  "$cp" shrink "$tmp/$id.json" --out "$tmp/$id" --quiet >/dev/null
+  minimal=$($py -c 'import json,sys,glob; print(json.load(open(glob.glob(sys.argv[1])[0]))["descriptor"])' "$tmp/$id/corpus/*.json")
+  for fill in exact uniform; do
+    write_case "$out/known_bugs/$id-trigger-$fill.json" "$trigger" "known-bug:$id" $fill discrepancy "$id (trigger)"
+    write_case "$out/known_bugs/$id-minimal-$fill.json" "$minimal" "known-bug:$id" $fill discrepancy "$id (shrunk from the trigger)"
+    write_case "$out/known_bugs/$id-trigger-direct-$fill.json" "$trigger" direct $fill parity "$id: our kernel agrees"
+    write_case "$out/known_bugs/$id-minimal-direct-$fill.json" "$minimal" direct $fill parity "$id: our kernel agrees"
+  done
+  echo "$id: $trigger -> $minimal"
+done
+
+for fill in exact uniform; do
+  "$cp" import-benchdnn "$shared"/conv/* "$shared"/deconv/* --max-batch 2 --max-spatial 6 \
+    --scale-macs 20000 --fill $fill --corpus "$out/benchdnn" 2>/dev/null
+done
+"$cp" check "$out" --jobs 2 --quiet | tail -2
