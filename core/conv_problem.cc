@@ -12,14 +12,6 @@ std::string Join(const Dims& d, int rank, const char* sep = " x ") {
   return os.str();
 }
 
-std::string ShapeText(const Shape& s) {
-  std::ostringstream os;
-  os << "[";
-  for (size_t i = 0; i < s.size(); ++i) os << (i ? ", " : "") << s[i];
-  os << "]";
-  return os.str();
-}
-
 // Multiplies with a saturating cap so that absurd sizes can be compared against limits safely.
 int64_t SatMul(int64_t a, int64_t b) {
   constexpr int64_t kMax = int64_t{1} << 62;
@@ -225,6 +217,12 @@ Status CheckLimits(const ConvProblem& p, const Limits& limits) {
 }
 
 int64_t NumElements(const Shape& shape) { return SatProduct(shape); }
+
+std::string ShapeText(const Shape& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
 
 int64_t ReductionLength(const ConvProblem& p, Direction direction) {
   int64_t taps = 1;

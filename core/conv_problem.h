@@ -78,6 +78,9 @@ struct Limits {
 };
 Status CheckLimits(const ConvProblem& p, const Limits& limits);
 
+// "[1, 4, 9, 9]": shapes and coordinates in messages and reports.
+std::string ShapeText(const Shape& shape);
+
 // Number of elements of a shape; assumes CheckLimits passed (no overflow).
 int64_t NumElements(const Shape& shape);
 

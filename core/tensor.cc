@@ -18,12 +18,6 @@ Shape ContiguousStrides(const Shape& shape) {
   return StridesFor(shape, identity);
 }
 
-std::string FormatIndex(const Shape& index) {
-  std::string s = "[";
-  for (size_t i = 0; i < index.size(); ++i) s += (i ? "," : "") + std::to_string(index[i]);
-  return s + "]";
-}
-
 std::vector<float> ToMemoryOrder(const HostTensor& logical, const std::vector<int>& memory_order) {
   if (logical.values.empty()) return {};  // a tensor the direction does not read
   Shape strides = StridesFor(logical.shape, memory_order);

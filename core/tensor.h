@@ -14,7 +14,6 @@ namespace convparity {
 // (outermost first). Identity order = PyTorch's contiguous layout.
 Shape StridesFor(const Shape& shape, const std::vector<int>& memory_order);
 Shape ContiguousStrides(const Shape& shape);
-std::string FormatIndex(const Shape& index);  // "[0,1,3]"
 
 // A non-owning strided view over float or double data.
 template <typename T>

@@ -67,6 +67,8 @@ class InProcessRunner : public CaseRunner {
   SutCache cache_;
 };
 
+constexpr double kStartupSeconds = 120;
+
 std::string SignalText(int status) {
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
@@ -79,7 +81,8 @@ std::string SignalText(int status) {
 
 // One worker process and the pipes to it. Protocol, one JSON object a line:
 //   parent → worker: {"case": <case>, "suts": [names]}
-//   worker → parent: {"start": k} before SUT k, {"outcome": k, "value": <outcome>} after it,
+//   worker → parent: {"ready": true} once started,
+//                    {"start": k} before SUT k, {"outcome": k, "value": <outcome>} after it,
 //                    {"end": true} when the request is done.
 class WorkerProcess {
  public:
@@ -112,6 +115,12 @@ class WorkerProcess {
     to_ = to_child[1];
     from_ = from_child[0];
     buffer_.clear();
+    // Loading libtorch takes a while (longer on a busy machine): that is not the SUT's time.
+    std::string line;
+    if (ReadLine(kStartupSeconds, line) != Read::kLine || line.find("ready") == std::string::npos) {
+      const std::string how = Stop();
+      return Status::Internal("the worker " + executable_ + " did not start (" + how + ")");
+    }
     return Status::Ok();
   }
 
@@ -318,6 +327,7 @@ int WorkerMain() {
     std::fflush(protocol);
   };
   SutCache cache;
+  emit({{"ready", true}});
   std::string line;
   while (std::getline(std::cin, line)) {
     nlohmann::json request = nlohmann::json::parse(line, nullptr, false);

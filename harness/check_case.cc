@@ -41,7 +41,7 @@ std::string Summary(const Judgement& j) {
     case Verdict::kFailed:
       os << j.mismatches << " of " << j.elements << " elements differ";
       if (j.worst)
-        os << "; worst at " << FormatIndex(j.worst->index) << ": expected " << j.worst->expected
+        os << "; worst at " << ShapeText(j.worst->index) << ": expected " << j.worst->expected
            << ", got " << j.worst->got << " (error " << j.worst->error << ", bound "
            << j.worst->bound << ")";
       return os.str();
@@ -55,6 +55,28 @@ std::string Summary(const Judgement& j) {
 }
 
 }  // namespace
+
+SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs& inputs) {
+  const std::vector<float> x = ToMemoryOrder(inputs.input, DataMemoryOrder(p));
+  const std::vector<float> w = ToMemoryOrder(inputs.weight, WeightMemoryOrder(p));
+  const std::vector<float> dy = ToMemoryOrder(inputs.grad_output, DataMemoryOrder(p));
+  const Shape result_shape = ResultShape(p, d);
+  std::vector<float> result(NumElements(result_shape), PoisonValue());
+  ConvBuffers buffers;
+  buffers.input = x.empty() ? nullptr : x.data();
+  buffers.weight = w.empty() ? nullptr : w.data();
+  buffers.bias = inputs.bias.values.empty() ? nullptr : inputs.bias.values.data();
+  buffers.grad_output = dy.empty() ? nullptr : dy.data();
+  buffers.result = result.data();
+  SutRun run;
+  try {
+    run.status = sut.Run(p, d, buffers);
+  } catch (const std::exception& e) {
+    run.status = Status::Internal(std::string("exception: ") + e.what());
+  }
+  run.result = FromMemoryOrder(result_shape, result, ResultMemoryOrder(p, d));
+  return run;
+}
 
 PreparedCase PrepareCase(const ConvCase& c, const Limits& limits) {
   PreparedCase prep;
@@ -93,38 +115,20 @@ CaseOutcome RunPrepared(const PreparedCase& prep, ConvSut& sut) {
   if (prep.ended) return *prep.ended;
   const ConvProblem& p = prep.c.problem;
   const Direction d = prep.c.direction;
-  const CaseInputs& inputs = prep.inputs;
   CaseOutcome out;
   out.timing = prep.timing;
   Stopwatch clock;
 
-  // The SUT sees the problem's memory layouts and a poisoned result buffer.
-  const std::vector<float> x = ToMemoryOrder(inputs.input, DataMemoryOrder(p));
-  const std::vector<float> w = ToMemoryOrder(inputs.weight, WeightMemoryOrder(p));
-  const std::vector<float> dy = ToMemoryOrder(inputs.grad_output, DataMemoryOrder(p));
-  const Shape result_shape = ResultShape(p, d);
-  std::vector<float> result(NumElements(result_shape), PoisonValue());
-  ConvBuffers buffers;
-  buffers.input = x.empty() ? nullptr : x.data();
-  buffers.weight = w.empty() ? nullptr : w.data();
-  buffers.bias = inputs.bias.values.empty() ? nullptr : inputs.bias.values.data();
-  buffers.grad_output = dy.empty() ? nullptr : dy.data();
-  buffers.result = result.data();
-  Status run;
-  try {
-    run = sut.Run(p, d, buffers);
-  } catch (const std::exception& e) {
-    run = Status::Internal(std::string("exception: ") + e.what());
-  }
+  const SutRun run = RunSut(sut, p, d, prep.inputs);
   out.timing.sut = clock.Lap();
-  if (run.code() == StatusCode::kUnsupported) return Ended(Verdict::kSkipped, run.message());
-  if (!run.ok())
-    return Ended(Verdict::kCrashed, sut.name() + " returned an error: " + run.message());
+  if (run.status.code() == StatusCode::kUnsupported)
+    return Ended(Verdict::kSkipped, run.status.message());
+  if (!run.status.ok())
+    return Ended(Verdict::kCrashed, sut.name() + " returned an error: " + run.status.message());
 
-  const HostTensor got = FromMemoryOrder(result_shape, result, ResultMemoryOrder(p, d));
   const int64_t k = ReductionLength(p, d) + (d == Direction::kForward && p.bias ? 1 : 0);
   out.judgement = Judge(prep.reference.result.shape, prep.reference.result.values,
-                        prep.reference.magnitude.values, got, prep.c.fill, k);
+                        prep.reference.magnitude.values, run.result, prep.c.fill, k);
   out.timing.compare = clock.Lap();
   out.verdict = out.judgement.verdict;
   out.reason = Summary(out.judgement);

@@ -15,6 +15,14 @@
 
 namespace convparity {
 
+// Runs `sut` the way a check does: inputs in the problem's memory layouts, the result poisoned with
+// NaN beforehand (judge.h), exceptions turned into errors. The result comes back in logical order.
+struct SutRun {
+  Status status;
+  HostTensor result;
+};
+SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs& inputs);
+
 // The part of a case every SUT shares: its inputs and the oracle's answer, computed once.
 struct PreparedCase {
   ConvCase c;

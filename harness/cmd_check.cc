@@ -30,7 +30,7 @@ void PrintDetail(const CaseOutcome& out) {
   if (!IsDiscrepancy(out.verdict) || !j.first) return;
   for (auto [what, e] : {std::pair{"first", *j.first}, {"worst", *j.worst}})
     std::printf("  %s mismatch at %s: expected %.9g, got %.9g, error %.3g, bound %.3g\n", what,
-                FormatIndex(e.index).c_str(), e.expected, e.got, e.error, e.bound);
+                ShapeText(e.index).c_str(), e.expected, e.got, e.error, e.bound);
   std::printf("  %lld of %lld elements differ, max bound use %.3g\n",
               static_cast<long long>(j.mismatches), static_cast<long long>(j.elements),
               j.max_bound_use);

@@ -15,6 +15,8 @@ int RunCheck(const std::vector<std::string>& args, const CommonFlags& flags,
              const std::string& junit_path, const std::string& summary_path);
 int RunShrink(const std::string& case_path, const CommonFlags& flags);
 int RunList(const CommonFlags& flags);
+// Combines the --out folders of fuzz runs (e.g. the shards of one campaign) into f.out.
+int RunMerge(const std::vector<std::string>& dirs, const CommonFlags& f);
 int RunImportBenchdnn(const std::vector<std::string>& files, const CommonFlags& flags,
                       const ScaleOptions& scale);
 

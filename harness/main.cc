@@ -63,6 +63,11 @@ int Main(int argc, char** argv) {
                      "scale spatial sizes down to at most this");
   import->add_option("--scale-macs", scale.max_macs,
                      "scale channels and sizes down to this many MACs");
+  CLI::App* merge = app.add_subcommand(
+      "merge", "combine the output folders of fuzz runs (e.g. the shards of one campaign)");
+  merge->add_option("runs", inputs, "--out folders of convparity fuzz runs")->required();
+  // Required: the default output folder is where a fuzz run writes, the likeliest of inputs.
+  merge->add_option("--out", flags.out, "the merged output folder")->required();
   CLI::App* worker = app.add_subcommand("worker", "(internal) run cases for a parent process");
   worker->group("");  // hidden from --help
   for (CLI::App* cmd : {fuzz, repro, check, shrink, list, import}) AddCommonFlags(cmd, flags);
@@ -86,6 +91,7 @@ int Main(int argc, char** argv) {
   if (check->parsed()) return RunCheck(inputs, flags, junit, summary);
   if (shrink->parsed()) return RunShrink(case_path, flags);
   if (import->parsed()) return RunImportBenchdnn(inputs, flags, scale);
+  if (merge->parsed()) return RunMerge(inputs, flags);
   return RunList(flags);
 }
 

@@ -8,7 +8,6 @@
 #include <exception>
 #include <mutex>
 #include <shared_mutex>
-#include <sstream>
 
 #include "core/tensor.h"
 #include "oracles/aten_conv.h"
@@ -62,14 +61,6 @@ auto WithVariantSettings(Variant v, F&& f) {
   }
   std::shared_lock<std::shared_mutex> shared(MkldnnFlagLock());
   return f();
-}
-
-std::string ShapeText(const Shape& s) {
-  std::ostringstream os;
-  os << "[";
-  for (size_t i = 0; i < s.size(); ++i) os << (i ? ", " : "") << s[i];
-  os << "]";
-  return os.str();
 }
 
 // A float32 view of a caller's buffer laid out in `memory_order` (no copy).

@@ -9,7 +9,6 @@
 
 #include <exception>
 #include <set>
-#include <sstream>
 #include <utility>
 
 #include "oracles/aten_conv.h"
@@ -24,14 +23,6 @@ using aten_conv::TensorStyle;
 constexpr TensorStyle kF64{at::kDouble, /*channels_last=*/false};
 
 at::TensorOptions F64() { return at::TensorOptions().dtype(at::kDouble); }
-
-std::string ShapeText(const Shape& s) {
-  std::ostringstream os;
-  os << "[";
-  for (size_t i = 0; i < s.size(); ++i) os << (i ? ", " : "") << s[i];
-  os << "]";
-  return os.str();
-}
 
 // Checks that a HostTensor the direction reads has the problem's shape and as many values.
 Status CheckInput(const char* name, const HostTensor& t, const Shape& expected) {

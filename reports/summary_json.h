@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/conv_case.h"
+#include "core/status.h"
 #include "core/verdict.h"
 #include "reports/report_json.h"
 
@@ -58,6 +59,10 @@ struct CampaignSummary {
     int64_t cases = 0;             // discrepancies that fell in this bucket
     int64_t first_case_index = 0;  // the case counter when it was first seen
     double first_seconds = 0;      // seconds into the run when it was first seen
+
+    // Whether this sighting came before `other`'s: earlier in seconds, then in case index. Merge
+    // keeps the earlier one, and so does `convparity merge` when it picks the report to keep.
+    bool SeenBefore(const Bucket& other) const;
   };
   std::map<std::string, Bucket> buckets;  // by signature
 
@@ -96,5 +101,13 @@ struct CampaignSummary {
 };
 
 nlohmann::json SummaryJson(const CampaignSummary& s, const ToolInfo& tool);
+
+// The inverse of SummaryJson: SummaryJson(*SummaryFromJson(j), tool) == j for every j SummaryJson
+// wrote with `tool`. Strict, like the schema: the schema name and version must be ours, every field
+// must be there with its type and range, and an unknown field is an error (a misspelling must not
+// pass for a zero). Values SummaryJson derives (totals by verdict, throughput rates) are checked
+// for type but not read. Errors are one line and name the field ("field 'options.seed': …");
+// nothing throws, whatever `j` holds. `tool`, when given, receives the file's tool block.
+Result<CampaignSummary> SummaryFromJson(const nlohmann::json& j, ToolInfo* tool = nullptr);
 
 }  // namespace convparity

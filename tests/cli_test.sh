@@ -88,6 +88,61 @@ else
   echo "skipped schema checks: /usr/bin/python3 has no jsonschema (scripts/setup.sh installs it)"
 fi
 
+# Sharding and merging. Shard I/N takes case indices I, I+N, …, and --cases counts per process, so
+# shards 0/2 and 1/2 with --cases 150 check exactly the cases of the unsharded --cases 300 run above
+# ($tmp/run): equal verdict counts prove the shards disjoint and complete.
+shard_args=(--sut known-bug:tvm-7912 --direction fwd --cases 150 --seed 5 --quiet)
+expect 1 shard-0 -- "$cp" fuzz "${shard_args[@]}" --shard 0/2 --out "$tmp/s0"
+expect 1 shard-1 -- "$cp" fuzz "${shard_args[@]}" --shard 1/2 --out "$tmp/s1"
+expect 0 merge -- "$cp" merge "$tmp/s0" "$tmp/s1" --out "$tmp/merged"
+contains "$tmp/out" '^merged 2 runs: 300 checks, [0-9]+ buckets? \([0-9]+ duplicates? collapsed\), [0-9]+ corpus cases?' merge-says-what
+if [ -x $py ]; then
+  expect 0 merge-counts -- $py - "$tmp" <<'PY'
+import json, os, sys
+tmp = sys.argv[1]
+def summary(run): return json.load(open(os.path.join(tmp, run, "summary.json")))
+def files(run, sub):
+    folder = os.path.join(tmp, run, sub)
+    return set(os.listdir(folder)) if os.path.isdir(folder) else set()
+s0, s1, merged, whole = summary("s0"), summary("s1"), summary("merged"), summary("run")
+problems = []
+def check(ok, what):
+    if not ok: problems.append(what)
+check(merged["cases"]["total"] == s0["cases"]["total"] + s1["cases"]["total"] == 300, "cases add up")
+check(merged["cases"]["by_sut"] == whole["cases"]["by_sut"], "verdicts equal the unsharded run's")
+check(merged["cases"]["by_verdict"] == whole["cases"]["by_verdict"], "totals equal the unsharded run's")
+n0, n1, n = len(s0["buckets"]), len(s1["buckets"]), len(merged["buckets"])
+check(max(n0, n1) <= n <= n0 + n1, f"buckets: {n0} + {n1} -> {n}")
+check(n > 0, "the known bug was found")
+check(len({b["signature"] for b in merged["buckets"]}) == n, "one entry per signature")
+check(files("merged", "reports") == {b["report"] for b in merged["buckets"]}, "one report per bucket")
+check(files("merged", "corpus") == files("s0", "corpus") | files("s1", "corpus"), "corpus union")
+check(merged["shards"] == ["0/2", "1/2"], f"shards {merged['shards']}")
+check(merged["throughput"]["workers"] == s0["throughput"]["workers"] + s1["throughput"]["workers"],
+      "workers add up")
+for p in problems: print("merge-counts:", p)
+sys.exit(1 if problems else 0)
+PY
+else
+  echo "skipped merge count checks: no $py"
+fi
+if $py -c 'import jsonschema' 2>/dev/null; then
+  expect 0 schema-merged-summary -- $py "$src/reports/schema/validate.py" "$src/reports/schema/summary.schema.json" "$tmp/merged/summary.json"
+fi
+expect 2 merge-overlap -- "$cp" merge "$tmp/s0" "$tmp/run" --out "$tmp/merged2"
+one_line_error merge-overlap
+contains "$tmp/err" 'count them twice' merge-overlap-says-why
+expect 2 merge-missing -- "$cp" merge "$tmp/s0" "$tmp/no-such-run" --out "$tmp/merged2"
+one_line_error merge-missing
+mkdir -p "$tmp/torn" && printf '{"schema": "convparity.summary/1", "cases": {' >"$tmp/torn/summary.json"
+expect 2 merge-malformed -- "$cp" merge "$tmp/s0" "$tmp/torn" --out "$tmp/merged2"
+one_line_error merge-malformed
+sed 's/"total": 150/"total": -1/' "$tmp/s1/summary.json" >"$tmp/torn/summary.json"
+expect 2 merge-bad-field -- "$cp" merge "$tmp/s0" "$tmp/torn" --out "$tmp/merged2"
+one_line_error merge-bad-field
+contains "$tmp/err" "field 'cases.total'" merge-names-the-field
+[ ! -e "$tmp/merged2" ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL merge wrote on bad input"; }
+
 # Shrinking a failing case, and refusing a passing one.
 big=$(ls "$tmp"/run/corpus/*.json | head -1)
 cat >"$tmp/big.json" <<JSON

@@ -116,21 +116,9 @@ TEST(KnownBugTrigger, FailsWithTheBugAndPassesWithDirect) {
 // Runs `sut` on the case's inputs (uniform fill, seed 7) and returns the result in logical order;
 // elements it never wrote keep the poison.
 HostTensor RunOnFilledInputs(const ConvProblem& p, Direction d, ConvSut& sut) {
-  const CaseInputs in = FillInputs(p, d, Fill::kUniform, 7);
-  const std::vector<float> x = ToMemoryOrder(in.input, DataMemoryOrder(p));
-  const std::vector<float> w = ToMemoryOrder(in.weight, WeightMemoryOrder(p));
-  const std::vector<float> dy = ToMemoryOrder(in.grad_output, DataMemoryOrder(p));
-  const Shape shape = ResultShape(p, d);
-  std::vector<float> result(NumElements(shape), PoisonValue());
-  ConvBuffers b;
-  b.input = x.empty() ? nullptr : x.data();
-  b.weight = w.empty() ? nullptr : w.data();
-  b.bias = in.bias.values.empty() ? nullptr : in.bias.values.data();
-  b.grad_output = dy.empty() ? nullptr : dy.data();
-  b.result = result.data();
-  const Status st = sut.Run(p, d, b);
-  EXPECT_TRUE(st.ok()) << sut.name() << ": " << st.message();
-  return FromMemoryOrder(shape, result, ResultMemoryOrder(p, d));
+  const SutRun run = RunSut(sut, p, d, FillInputs(p, d, Fill::kUniform, 7));
+  EXPECT_TRUE(run.status.ok()) << sut.name() << ": " << run.status.message();
+  return run.result;
 }
 
 bool SameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
