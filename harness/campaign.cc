@@ -103,7 +103,7 @@ class Campaign {
 
   // The next case index of this shard, or -1 when the budget is spent.
   int64_t NextIndex() {
-    if (g_stop || (o_.max_cases == 0 && Elapsed() >= o_.seconds)) return -1;
+    if (g_stop || enough_buckets_ || (o_.max_cases == 0 && Elapsed() >= o_.seconds)) return -1;
     const int64_t k = next_++;
     if (o_.max_cases > 0 && k >= o_.max_cases) return -1;
     return k * o_.shard_count + o_.shard_index;
@@ -180,6 +180,9 @@ class Campaign {
     const bool is_new = summary_.buckets.count(f.bucket) == 0;
     summary_.CountFinding(f.bucket, f.minimized, f.outcome.verdict, ReportFileName(f), index,
                           Elapsed());
+    if (o_.stop_after_buckets > 0 &&
+        static_cast<int64_t>(summary_.buckets.size()) >= o_.stop_after_buckets)
+      enough_buckets_ = true;
     if (is_new && hooks_.on_new_bucket) {
       const auto t0 = Clock::now();
       hooks_.on_new_bucket(f);
@@ -219,7 +222,8 @@ class Campaign {
   Clock::time_point start_;
   std::atomic<int64_t> next_{0};
   std::atomic<int> finished_workers_{0};
-  double next_checkpoint_ = kCheckpointSeconds;
+  std::atomic<bool> enough_buckets_{false};
+  double next_checkpoint_ = 0;  // the first checkpoint at once: a summary exists from the start
   std::mutex mu_;
   CampaignSummary summary_;
   int64_t generated_ = 0;

@@ -32,6 +32,7 @@ struct CampaignOptions {
   std::string worker_executable;  // for isolation; default: this executable
   double case_timeout = 30;       // seconds a SUT may take on one case before it is "hung"
   double shrink_seconds = 30;     // budget for shrinking one discrepancy
+  int64_t stop_after_buckets = 0; // stop once this many buckets are found; 0: never
   bool quiet = false;
 };
 

@@ -22,6 +22,7 @@ struct CommonFlags {
   double seconds = 60;
   int64_t cases = 0;
   int64_t max_macs = 200000;
+  int64_t stop_after_buckets = 0;
   int jobs = 1;
   std::string shard = "0/1";
   std::string corpus;

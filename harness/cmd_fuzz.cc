@@ -34,6 +34,7 @@ int RunFuzz(const CommonFlags& f) {
   o.seconds = f.seconds;
   o.max_cases = f.cases;
   o.max_macs = f.max_macs;
+  o.stop_after_buckets = f.stop_after_buckets;
   o.jobs = f.jobs;
   o.isolate = !f.no_isolation;
   o.case_timeout = f.timeout;

@@ -44,6 +44,8 @@ int Main(int argc, char** argv) {
   std::string junit, summary, case_path;
 
   CLI::App* fuzz = app.add_subcommand("fuzz", "run a fuzz campaign");
+  fuzz->add_option("--stop-after-buckets", flags.stop_after_buckets,
+                   "stop once this many buckets are found (0: never)");
   CLI::App* repro = app.add_subcommand("repro", "re-run cases (case files or descriptors)");
   repro->add_option("cases", inputs, "case.json files or descriptors")->required();
   CLI::App* check =

@@ -78,6 +78,17 @@ contains "$tmp/run/summary.json" '"convparity.summary/1"' fuzz-summary
 expect 1 replay-finding -- "$cp" check "$tmp/run/corpus"
 expect 0 fuzz-ours-clean -- "$cp" fuzz --cases 60 --seed 5 --jobs 2 --out "$tmp/clean" --quiet
 
+# kill -9 in the middle of a campaign: whatever it had written is whole (replays as a finding, not
+# as a malformed file, exit 1 not 2) and the summary parses.
+"$cp" fuzz --sut known-bug:tvm-7912 --sut known-bug:pytorch-19912 --time 60 --seed 9 --out "$tmp/killed" --quiet >/dev/null 2>&1 &
+victim=$!
+sleep 4
+kill -9 $victim
+wait $victim 2>/dev/null
+expect 1 killed-corpus-replays -- "$cp" check "$tmp/killed/corpus"
+if /usr/bin/python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/killed/summary.json" 2>/dev/null; then
+  passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL killed-summary-parses"; fi
+
 # Every file a run wrote validates against its schema (with Debian's python3-jsonschema).
 py=/usr/bin/python3
 if $py -c 'import jsonschema' 2>/dev/null; then
