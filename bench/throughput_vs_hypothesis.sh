@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Checks per second of a convparity campaign against the Python property a user would otherwise
+# write (bench/hypothesis_property.py), side by side on this machine, one after the other:
+#   1. convparity fuzz, torch-f32 vs the float64 oracle, forward (incl. transposed), random fill,
+#      one worker process (the default, isolated campaign);
+#   2. the same campaign with --no-isolation, to show what the worker process costs;
+#   3. Hypothesis drawing the same space, torch float32 vs float64, allclose, one torch thread.
+# Reports the rates, the ratio and whether it meets the 5x target; it does not assert (exit 0
+# whatever the ratio; non-zero only when a run itself fails).
+#
+# Usage: bench/throughput_vs_hypothesis.sh [convparity binary]
+#        (default ./build/harness/convparity)
+# Environment: SECONDS_PER_RUN (default 25), PY_EXAMPLES (default 10000, ~20-30 s here),
+#              SEED (default 1), PYTHON (default /usr/bin/python3: Debian's, which has
+#              python3-torch and python3-hypothesis; a pyenv python3 on PATH does not),
+#              OUT (keep the campaigns' summary.json and logs there; default a temporary folder).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+cp=${1:-./build/harness/convparity}
+py=${PYTHON:-/usr/bin/python3}
+time_s=${SECONDS_PER_RUN:-25}
+examples=${PY_EXAMPLES:-10000}
+seed=${SEED:-1}
+target=5
+
+[[ -x "$cp" ]] || { echo "error: no convparity binary at $cp (pass its path)" >&2; exit 2; }
+[[ -x "$py" ]] || { echo "error: no python at $py" >&2; exit 2; }
+cp=$(cd "$(dirname "$cp")" && pwd)/$(basename "$cp")
+if [[ -n "${OUT:-}" ]]; then
+  tmp=$OUT
+  rm -rf "$tmp/iso" "$tmp/inproc"
+  mkdir -p "$tmp"
+else
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+fi
+
+# Another busy process skews every figure below; say so rather than report them as clean.
+read -r load1 _ < /proc/loadavg
+echo "machine: $(nproc) cores, load average $load1 at start, $(uname -m)"
+if "$py" -c "import sys; sys.exit(0 if float('$load1') < 0.5 else 1)"; then :; else
+  echo "warning: the machine is not idle (load $load1); the rates below are not clean"
+fi
+
+# Busy CPU time of the whole machine in clock ticks, to tell afterwards whether something else ran
+# alongside a measurement (ours keeps about one core busy).
+busy_ticks() { awk '/^cpu /{print $2+$3+$4+$7+$8+$9; exit}' /proc/stat; }
+cores=$(nproc)
+tick=$(getconf CLK_TCK)
+machine_load() {  # <busy ticks at start> <seconds since>
+  local now; now=$(busy_ticks)
+  awk -v b="$1" -v n="$now" -v s="$2" -v c="$cores" -v t="$tick" \
+    'BEGIN{printf "  machine busy during the run: %.2f of %d cores (ours: ~1)\n", (n-b)/t/s, c}'
+}
+timed() {  # runs "$@", then says how busy the machine was meanwhile
+  local b0 t0; b0=$(busy_ticks); t0=$(date +%s.%N)
+  "$@"
+  machine_load "$b0" "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b-a}')"
+}
+
+# Exit 1 means discrepancies were found, which is still a complete run here.
+campaign() {  # <out dir> [extra flags...]
+  local out=$1; shift
+  local rc=0
+  "$cp" fuzz --sut torch-f32 --direction fwd --fill random --jobs 1 --max-macs 200000 \
+    --time "$time_s" --seed "$seed" --out "$out" --quiet "$@" > "$out.log" 2>&1 || rc=$?
+  if (( rc > 1 )); then
+    echo "error: convparity fuzz $* exited $rc:" >&2
+    cat "$out.log" >&2
+    exit 3
+  fi
+  tail -n 1 "$out.log"
+}
+
+# Throughput and time split from summary.json. What the split does not account for is the
+# campaign's own overhead: for the isolated run, the worker protocol (JSON both ways, pipes, the
+# worker's own parsing) and worker start-up.
+split() {  # <label> <summary.json>
+  "$py" - "$1" "$2" <<'PY'
+import json, sys
+label, path = sys.argv[1:]
+s = json.load(open(path))
+t, el = s["time_seconds"], s["elapsed_seconds"]
+n = s["cases"]["total"]
+rate = s["throughput"]["cases_per_second"]
+parts = ["generate", "fill", "oracle", "bound", "sut", "compare", "shrink", "io"]
+accounted = sum(t.get(k, 0.0) for k in parts)
+print(f"  {label}: {n} checks, {el:.2f} s, {rate:.1f} checks/s; per check:")
+for k in parts + ["(unaccounted)"]:
+    v = el - accounted if k == "(unaccounted)" else t.get(k, 0.0)
+    if v or k in ("oracle", "sut", "(unaccounted)"):
+        print(f"    {k:<14} {v:7.2f} s {100 * v / el:5.1f}%  {1e6 * v / max(n, 1):7.1f} us")
+verdicts = {k: v for k, v in s["cases"]["by_verdict"].items() if v}
+print(f"    verdicts: {verdicts}")
+print(f"RATE {rate}", file=sys.stderr)
+PY
+}
+
+rate_of() { sed -n 's/^RATE //p' "$1"; }
+
+echo "== convparity, isolated (default campaign, one worker process), ${time_s} s"
+timed campaign "$tmp/iso"
+split "isolated" "$tmp/iso/summary.json" 2> "$tmp/iso.rate"
+iso=$(rate_of "$tmp/iso.rate")
+
+echo "== convparity, --no-isolation (in-process), ${time_s} s"
+timed campaign "$tmp/inproc" --no-isolation
+split "in-process" "$tmp/inproc/summary.json" 2> "$tmp/inproc.rate"
+inproc=$(rate_of "$tmp/inproc.rate")
+
+echo "== Python property (Hypothesis + torch float32 vs float64, allclose), $examples examples"
+timed "$py" "$here/hypothesis_property.py" --examples "$examples" --seed "$seed" | tee "$tmp/py.log"
+pyrate=$(sed -n 's/^python-hypothesis: .*(\([0-9.]*\) cases\/s).*/\1/p' "$tmp/py.log")
+[[ -n "$pyrate" ]] || { echo "error: no rate from the Python property" >&2; exit 3; }
+
+"$py" - "$iso" "$inproc" "$pyrate" "$target" <<'PY'
+import sys
+iso, inproc, py, target = map(float, sys.argv[1:])
+print("== result")
+print(f"convparity isolated:    {iso:9.1f} checks/s")
+print(f"convparity in-process:  {inproc:9.1f} checks/s  "
+      f"(isolation costs {100 * (1 - iso / inproc):.0f}% of the in-process rate)")
+print(f"python-hypothesis:      {py:9.1f} cases/s")
+print(f"ratio isolated/python:   {iso / py:.2f}x   (in-process/python: {inproc / py:.2f}x)")
+print(f"meets the {target:g}x target: {'yes' if iso / py >= target else 'no'}")
+PY
