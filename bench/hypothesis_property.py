@@ -200,6 +200,7 @@ def main():
         args.batch = args.examples
     MAX_MACS = args.max_macs
     torch.set_num_threads(1)  # convparity's campaign here has one worker on one thread
+    torch.manual_seed(args.seed)  # Hypothesis seeds `random`, not torch: same data every run
 
     start = time.perf_counter()
     done = 0
@@ -211,7 +212,7 @@ def main():
 
     n = stats["cases"]
     print(f"python-hypothesis: {n} cases in {elapsed:.2f} s ({n / elapsed:.1f} cases/s)")
-    print(f"python-hypothesis details: runs of {args.batch} examples, "
+    print(f"python-hypothesis details: runs of {min(args.batch, args.examples)} examples, "
           f"mean MACs {stats['macs'] / max(n, 1):.0f}, "
           f"transposed {100 * stats['transposed'] / max(n, 1):.0f}%, "
           f"rejected draws {stats['drawn'] - n} of {stats['drawn']}, "

@@ -35,27 +35,28 @@ else
   trap 'rm -rf "$tmp"' EXIT
 fi
 
-# Another busy process skews every figure below; say so rather than report them as clean.
-read -r load1 _ < /proc/loadavg
-echo "machine: $(nproc) cores, load average $load1 at start, $(uname -m)"
-if "$py" -c "import sys; sys.exit(0 if float('$load1') < 0.5 else 1)"; then :; else
-  echo "warning: the machine is not idle (load $load1); the rates below are not clean"
-fi
+cpu_model=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)
+echo "machine: $(nproc) cores, $(uname -m), ${cpu_model:-unknown CPU}"
 
 # Busy CPU time of the whole machine in clock ticks, to tell afterwards whether something else ran
-# alongside a measurement (ours keeps about one core busy).
+# alongside a measurement: each run keeps about one core busy, anything well above that was
+# another process, and then the rates are not clean. (The load average lags by a minute.)
 busy_ticks() { awk '/^cpu /{print $2+$3+$4+$7+$8+$9; exit}' /proc/stat; }
 cores=$(nproc)
 tick=$(getconf CLK_TCK)
-machine_load() {  # <busy ticks at start> <seconds since>
-  local now; now=$(busy_ticks)
-  awk -v b="$1" -v n="$now" -v s="$2" -v c="$cores" -v t="$tick" \
-    'BEGIN{printf "  machine busy during the run: %.2f of %d cores (ours: ~1)\n", (n-b)/t/s, c}'
+contended=()
+machine_load() {  # <label> <busy ticks at start> <seconds since>
+  local used
+  used=$(awk -v b="$2" -v n="$(busy_ticks)" -v s="$3" -v t="$tick" \
+    'BEGIN{printf "%.2f", (n-b)/t/s}')
+  echo "  machine busy during the run: $used of $cores cores (the run itself: ~1)"
+  if awk -v u="$used" 'BEGIN{exit !(u > 1.2)}'; then contended+=("$1"); fi
 }
-timed() {  # runs "$@", then says how busy the machine was meanwhile
-  local b0 t0; b0=$(busy_ticks); t0=$(date +%s.%N)
+timed() {  # <label> <command...>: runs it, then says how busy the machine was meanwhile
+  local label=$1 b0 t0; shift
+  b0=$(busy_ticks); t0=$(date +%s.%N)
   "$@"
-  machine_load "$b0" "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b-a}')"
+  machine_load "$label" "$b0" "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b-a}')"
 }
 
 # Exit 1 means discrepancies were found, which is still a complete run here.
@@ -99,23 +100,26 @@ PY
 rate_of() { sed -n 's/^RATE //p' "$1"; }
 
 echo "== convparity, isolated (default campaign, one worker process), ${time_s} s"
-timed campaign "$tmp/iso"
+timed isolated campaign "$tmp/iso"
 split "isolated" "$tmp/iso/summary.json" 2> "$tmp/iso.rate"
 iso=$(rate_of "$tmp/iso.rate")
 
 echo "== convparity, --no-isolation (in-process), ${time_s} s"
-timed campaign "$tmp/inproc" --no-isolation
+timed in-process campaign "$tmp/inproc" --no-isolation
 split "in-process" "$tmp/inproc/summary.json" 2> "$tmp/inproc.rate"
 inproc=$(rate_of "$tmp/inproc.rate")
 
 echo "== Python property (Hypothesis + torch float32 vs float64, allclose), $examples examples"
-timed "$py" "$here/hypothesis_property.py" --examples "$examples" --seed "$seed" | tee "$tmp/py.log"
+timed python "$py" "$here/hypothesis_property.py" --examples "$examples" --seed "$seed" \
+  > "$tmp/py.log"
+cat "$tmp/py.log"
 pyrate=$(sed -n 's/^python-hypothesis: .*(\([0-9.]*\) cases\/s).*/\1/p' "$tmp/py.log")
 [[ -n "$pyrate" ]] || { echo "error: no rate from the Python property" >&2; exit 3; }
 
-"$py" - "$iso" "$inproc" "$pyrate" "$target" <<'PY'
+"$py" - "$iso" "$inproc" "$pyrate" "$target" "${contended[*]:-}" <<'PY'
 import sys
-iso, inproc, py, target = map(float, sys.argv[1:])
+iso, inproc, py, target = map(float, sys.argv[1:5])
+contended = sys.argv[5]
 print("== result")
 print(f"convparity isolated:    {iso:9.1f} checks/s")
 print(f"convparity in-process:  {inproc:9.1f} checks/s  "
@@ -123,4 +127,6 @@ print(f"convparity in-process:  {inproc:9.1f} checks/s  "
 print(f"python-hypothesis:      {py:9.1f} cases/s")
 print(f"ratio isolated/python:   {iso / py:.2f}x   (in-process/python: {inproc / py:.2f}x)")
 print(f"meets the {target:g}x target: {'yes' if iso / py >= target else 'no'}")
+if contended:
+    print(f"warning: other processes were busy during: {contended}; these rates are not clean")
 PY
