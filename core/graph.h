@@ -45,6 +45,11 @@ enum class OpKind {
 // (kernels/conv_loops.h): its operands are the large side x and the small side grad_y, its result
 // (C_y, C_x/g, k…) read in `weight_layout`. For a transposed conv the large side is its grad_output, the
 // small side its input, and the result is PyTorch's transposed weight (C_in, C_out/g, k…) as it is.
+// NOTE: so conv_backward_weight's `weight_layout` names the axes of the ordinary relation, O = C_y and
+// I = C_x/g: a transposed conv's IO… weight is OI… here, and its …IO / O…I weights ((k…, C_in,
+// C_out/g) / (C_out/g, k…, C_in)) have no name here: compute OI… and transpose. Its `pad_end` and
+// `output_padding` say how large x is: x = (y − 1)·s − pad_begin − pad_end + d·(k − 1) + 1 + extra
+// with 0 ≤ extra < max(s, d) (an ordinary conv's leftover rows, a transposed one's output_padding).
 struct ConvAttrs {
   int rank = 2;
   int64_t groups = 1;
@@ -111,10 +116,20 @@ const char* OpName(OpKind op);  // conv, conv_transpose, conv_backward_weight, l
 // Fills every node's shape from its operands, in order, and checks operands and attributes. Errors are
 // kInvalid and name the node, the operand, what was expected and what was found, e.g.
 // "%3 = conv: weight has 4 input channels per group, data has 8 channels / 2 groups = 4 … ".
+// A tensor over kMaxGraphTensorElements or a conv over Limits' MACs is kLimit.
 Status InferShapes(Graph& graph);
+// One node's result shape from its operands' `shape`s (which must be set), with InferShapes' checks.
+Result<Shape> InferNodeShape(const Graph& graph, int node);
+constexpr int64_t kMaxGraphTensorElements = int64_t{1} << 26;
+constexpr int kMaxGraphTensorRank = 8;
 
 // The convolution a conv-family node performs, as a ConvProblem (layouts included), from its
 // attributes and its operands' shapes. The bridge to everything that runs one convolution.
+// conv / conv_transpose: the problem whose forward the node is (bias = a third operand; a
+// multiplier_weight gives the groups representation's problem, whose weight has the same memory).
+// conv_backward_weight: the ordinary problem whose bwd_weight it is (x its input, grad_y its output,
+// the kernel from the attributes, pad_end the attribute's when it gives grad_y's size, else the
+// smallest that does); kUnsupported when none does (a transposed conv's output_padding ≥ stride).
 Result<ConvProblem> ConvProblemOf(const Graph& graph, int node);
 
 // Removes nodes the outputs do not depend on and renumbers the rest (order kept).
@@ -123,7 +138,16 @@ void RemoveDeadNodes(Graph& graph);
 // The forward graph of a problem: %x, %w (and %b) vars, one conv or conv_transpose node read in the
 // problem's layouts, its result the output. Vars hold tensors in the problem's memory layouts
 // (DataMemoryOrder / WeightMemoryOrder), so a graph's buffers are a ConvSut's buffers.
-Graph ForwardGraph(const ConvProblem& p);
+// With multiplier_weight, a depthwise ordinary problem with an OI… or …IO weight gets its weight var in
+// the multiplier representation (same memory); ignored for any other problem.
+Graph ForwardGraph(const ConvProblem& p, bool multiplier_weight = false);
+// True when ForwardGraph(p, true) uses the multiplier representation.
+bool HasMultiplierRepresentation(const ConvProblem& p);
+
+// The logical (PyTorch) shape of a tensor stored in `memory_shape` with its logical axes in
+// `memory_order` (core/tensor.h), and back.
+Shape LogicalShape(const Shape& memory_shape, const std::vector<int>& memory_order);
+Shape MemoryShape(const Shape& logical_shape, const std::vector<int>& memory_order);
 
 // The layout names the printer and layout_transform use: NCHW, NHWC, NCW, OIHW, IOHW, HWIO, OHWI …
 std::string DataLayoutText(DataLayout l, int rank);
