@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <deque>
 #include <cstdio>
 #include <memory>
 #include <mutex>
@@ -109,32 +110,64 @@ class Campaign {
     return k * o_.shard_count + o_.shard_index;
   }
 
+  // Keeps kCasesInFlight cases submitted, so the worker never waits for this thread to draw,
+  // record or report. A discrepancy is shrunk once the cases in flight are in (shrinking checks
+  // one candidate at a time).
   void Work() {
     std::unique_ptr<CaseRunner> runner =
         o_.isolate ? MakeIsolatedRunner(o_.worker_executable, o_.case_timeout)
                    : MakeInProcessRunner();
-    for (int64_t i; (i = NextIndex()) >= 0;) {
-      const auto t0 = Clock::now();
-      const DrawnCase drawn = Draw(i);
-      const ConvProblem problem = drawn.problem.value();
-      const double generate = std::chrono::duration<double>(Clock::now() - t0).count();
-      const ConvCase c{problem, drawn.direction, "", drawn.fill, drawn.seed};
-      const std::vector<CaseOutcome> outcomes = runner->Check(c, suts_);
-      Record(c, outcomes, generate);
+    struct InFlight {
+      int64_t index;
+      DrawnCase drawn;
+      ConvCase c;
+    };
+    std::deque<InFlight> in_flight;
+    struct Found {
+      InFlight at;
+      std::string sut;
+      CaseOutcome outcome;
+    };
+    std::vector<Found> found;
+    auto complete_oldest = [&] {
+      const std::vector<CaseOutcome> outcomes = runner->Next();
+      Record(in_flight.front().c, outcomes);
       for (size_t k = 0; k < suts_.size(); ++k)
-        if (IsDiscrepancy(outcomes[k].verdict)) {
-          ConvCase found = c;
-          found.sut = suts_[k];
-          Discrepancy(*runner, drawn, found, outcomes[k], i);
-        }
+        if (IsDiscrepancy(outcomes[k].verdict))
+          found.push_back({in_flight.front(), suts_[k], outcomes[k]});
+      in_flight.pop_front();
+    };
+    for (;;) {
+      for (int64_t i; in_flight.size() < kCasesInFlight && (i = NextIndex()) >= 0;) {
+        const auto t0 = Clock::now();
+        const DrawnCase drawn = Draw(i);
+        const ConvCase c{drawn.problem.value(), drawn.direction, "", drawn.fill, drawn.seed};
+        AddGenerateTime(std::chrono::duration<double>(Clock::now() - t0).count());
+        runner->Submit(c, suts_);
+        in_flight.push_back({i, drawn, c});
+      }
+      if (in_flight.empty()) break;
+      complete_oldest();
+      if (found.empty()) continue;
+      while (!in_flight.empty()) complete_oldest();
+      for (const Found& f : found) {
+        ConvCase differing = f.at.c;
+        differing.sut = f.sut;
+        Discrepancy(*runner, f.at.drawn, differing, f.outcome, f.at.index);
+      }
+      found.clear();
     }
     ++finished_workers_;
   }
 
-  void Record(const ConvCase& c, const std::vector<CaseOutcome>& outcomes, double generate) {
+  void AddGenerateTime(double seconds) {
+    std::lock_guard<std::mutex> lock(mu_);
+    summary_.time.generate += seconds;
+  }
+
+  void Record(const ConvCase& c, const std::vector<CaseOutcome>& outcomes) {
     std::lock_guard<std::mutex> lock(mu_);
     ++generated_;
-    summary_.time.generate += generate;
     for (size_t k = 0; k < outcomes.size(); ++k) {
       ConvCase checked = c;
       checked.sut = suts_[k];

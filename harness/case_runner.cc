@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <deque>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -56,15 +57,22 @@ CaseOutcome RunOne(const PreparedCase& prep, SutCache& cache, const std::string&
 
 class InProcessRunner : public CaseRunner {
  public:
-  std::vector<CaseOutcome> Check(const ConvCase& c, const std::vector<std::string>& suts) override {
+  void Submit(const ConvCase& c, const std::vector<std::string>& suts) override {
+    queue_.push_back({c, suts});
+  }
+  std::vector<CaseOutcome> Next() override {
+    const auto [c, suts] = std::move(queue_.front());
+    queue_.pop_front();
     const PreparedCase prep = PrepareCase(c);
     std::vector<CaseOutcome> outcomes;
     for (const std::string& name : suts) outcomes.push_back(RunOne(prep, cache_, name));
     return outcomes;
   }
+  size_t pending() const override { return queue_.size(); }
 
  private:
   SutCache cache_;
+  std::deque<std::pair<ConvCase, std::vector<std::string>>> queue_;
 };
 
 constexpr double kStartupSeconds = 120;
@@ -80,10 +88,11 @@ std::string SignalText(int status) {
 }
 
 // One worker process and the pipes to it. Protocol, one JSON object a line:
-//   parent → worker: {"case": <case>, "suts": [names]}
-//   worker → parent: {"ready": true} once started,
-//                    {"start": k} before SUT k, {"outcome": k, "value": <outcome>} after it,
-//                    {"end": true} when the request is done.
+//   parent → worker: {"id": n, "case": <case>, "suts": [names]}, several ahead; the worker takes them
+//                    in order
+//   worker → parent: {"ready": true} once started; for request n:
+//                    {"id": n, "start": k} before SUT k, {"id": n, "outcome": k, "value": <outcome>}
+//                    after it, {"id": n, "end": true} when the request is done.
 class WorkerProcess {
  public:
   explicit WorkerProcess(std::string executable) : executable_(std::move(executable)) {}
@@ -106,6 +115,9 @@ class WorkerProcess {
     posix_spawn_file_actions_destroy(&actions);
     close(to_child[0]);
     close(from_child[1]);
+    // Room for every request in flight, so that writing one never waits for the worker (which may
+    // itself be waiting for us to read its answers).
+    fcntl(to_child[1], F_SETPIPE_SZ, 1 << 20);
     if (rc != 0) {
       close(to_child[1]);
       close(from_child[0]);
@@ -187,80 +199,109 @@ class IsolatedRunner : public CaseRunner {
   IsolatedRunner(const std::string& executable, double timeout)
       : worker_(executable), timeout_(timeout) {}
 
-  std::vector<CaseOutcome> Check(const ConvCase& c, const std::vector<std::string>& suts) override {
-    std::vector<CaseOutcome> outcomes(suts.size());
-    size_t next = 0;  // the first SUT without an outcome
-    while (next < suts.size()) {
-      std::vector<std::string> rest(suts.begin() + next, suts.end());
-      next += RunSome(c, rest, outcomes, next);
-    }
-    return outcomes;
+  void Submit(const ConvCase& c, const std::vector<std::string>& suts) override {
+    queue_.push_back({next_id_++, c, suts, std::vector<CaseOutcome>(suts.size())});
+    if (worker_.running()) Send(queue_.back());
+    // else the next Next() starts a worker and sends everything queued
   }
 
- private:
-  // Runs `suts` (outcomes go to out[offset…]); returns how many got an outcome (at least one).
-  size_t RunSome(const ConvCase& c, const std::vector<std::string>& suts,
-                 std::vector<CaseOutcome>& out, size_t offset) {
-    if (!worker_.running()) {
-      if (Status st = worker_.Start(); !st.ok()) {
-        for (size_t k = 0; k < suts.size(); ++k)
-          out[offset + k] = Outcome(Verdict::kCrashed, st.message());
-        return suts.size();
+  std::vector<CaseOutcome> Next() override {
+    Request& r = queue_.front();
+    int current = -1;  // the SUT of `r` the worker said it started
+    while (r.done < r.suts.size()) {
+      if (!worker_.running()) {
+        if (Status st = Restart(); !st.ok()) {
+          for (size_t k = r.done; k < r.suts.size(); ++k)
+            r.out[k] = Outcome(Verdict::kCrashed, st.message());
+          break;
+        }
+        current = -1;
       }
-    }
-    ConvCase sent = c;
-    sent.sut = suts.front();  // a case names a SUT; the request's list is what runs
-    const nlohmann::json request = {{"case", CaseToJson(sent)}, {"suts", suts}};
-    if (!worker_.Send(request.dump() + "\n")) return Died(suts, out, offset, -1);
-    int current = -1;  // the SUT the worker said it started
-    size_t done = 0;
-    for (;;) {
       std::string line;
       switch (worker_.ReadLine(timeout_, line)) {
         case WorkerProcess::Read::kTimeout: {
           worker_.Stop();
-          const std::string what = current < 0 ? "preparing the case" : suts[current];
-          out[offset + std::max(current, 0)] = Outcome(
-              Verdict::kHung, what + " did not finish within " + std::to_string(timeout_) + " s");
-          return std::max<size_t>(done, std::max(current, 0) + 1);
+          const size_t k = current < 0 ? r.done : static_cast<size_t>(current);
+          const std::string what = current < 0 ? "preparing the case" : r.suts[k];
+          r.out[k] = Outcome(Verdict::kHung,
+                             what + " did not finish within " + std::to_string(timeout_) + " s");
+          r.done = k + 1;
+          continue;
         }
         case WorkerProcess::Read::kEof:
-          return std::max(done, Died(suts, out, offset, current));
+          Died(r, current);
+          continue;
         case WorkerProcess::Read::kLine:
           break;
       }
       nlohmann::json msg = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-      if (msg.is_discarded()) continue;  // a SUT wrote to stdout: not ours
+      // Not ours (a SUT wrote to stdout), or an answer to a request sent to a worker since replaced.
+      if (msg.is_discarded() || !msg.is_object() || msg.value("id", ~uint64_t{0}) != r.id) continue;
       if (msg.contains("start")) {
-        current = msg["start"].get<int>();
+        current = static_cast<int>(r.base + msg["start"].get<size_t>());
       } else if (msg.contains("outcome")) {
-        const int k = msg["outcome"].get<int>();
+        const size_t k = r.base + msg["outcome"].get<size_t>();
+        if (k >= r.suts.size()) continue;
         Result<CaseOutcome> o = OutcomeFromJson(msg["value"]);
-        out[offset + k] = o.ok() ? *o : Outcome(Verdict::kCrashed, o.status().message());
-        done = static_cast<size_t>(k) + 1;
+        r.out[k] = o.ok() ? *o : Outcome(Verdict::kCrashed, o.status().message());
+        r.done = k + 1;
       } else if (msg.contains("end")) {
-        return suts.size();
+        r.done = r.suts.size();
       }
     }
+    std::vector<CaseOutcome> out = std::move(r.out);
+    queue_.pop_front();
+    return out;
   }
 
-  // The worker died while running SUT `current` (-1: before any SUT, while preparing the case).
-  size_t Died(const std::vector<std::string>& suts, std::vector<CaseOutcome>& out, size_t offset,
-              int current) {
+  size_t pending() const override { return queue_.size(); }
+
+ private:
+  struct Request {
+    uint64_t id;
+    ConvCase c;
+    std::vector<std::string> suts;
+    std::vector<CaseOutcome> out;
+    size_t done = 0;  // SUTs with an outcome: suts[0, done)
+    size_t base = 0;  // the worker's SUT k is suts[base + k] (a resent request starts at `done`)
+  };
+
+  // Sends the SUTs of `r` that have no outcome yet.
+  void Send(Request& r) {
+    r.base = r.done;
+    ConvCase sent = r.c;
+    sent.sut = r.suts[r.base];  // a case names a SUT; the request's list is what runs
+    const std::vector<std::string> rest(r.suts.begin() + static_cast<int64_t>(r.base), r.suts.end());
+    const nlohmann::json request = {{"id", r.id}, {"case", CaseToJson(sent)}, {"suts", rest}};
+    worker_.Send(request.dump() + "\n");  // a dead worker shows as end of file when read
+  }
+
+  // A new worker, given everything still queued (what the old one had in its pipe died with it).
+  Status Restart() {
+    CP_RETURN_IF_ERROR(worker_.Start());
+    for (Request& r : queue_)
+      if (r.done < r.suts.size()) Send(r);
+    return Status::Ok();
+  }
+
+  // The worker died while running SUT `current` of `r` (-1: before any, while preparing the case).
+  void Died(Request& r, int current) {
     const std::string how = worker_.Stop(/*kill_it=*/false);
     if (current < 0) {
       // Nothing of a SUT ran: the harness itself failed on this case. Every SUT gets the verdict.
-      for (size_t k = 0; k < suts.size(); ++k)
-        out[offset + k] =
-            Outcome(Verdict::kCrashed, "the worker " + how + " while preparing the case");
-      return suts.size();
+      for (size_t k = r.done; k < r.suts.size(); ++k)
+        r.out[k] = Outcome(Verdict::kCrashed, "the worker " + how + " while preparing the case");
+      r.done = r.suts.size();
+      return;
     }
-    out[offset + current] = Outcome(Verdict::kCrashed, suts[current] + " " + how);
-    return static_cast<size_t>(current) + 1;
+    r.out[current] = Outcome(Verdict::kCrashed, r.suts[current] + " " + how);
+    r.done = static_cast<size_t>(current) + 1;
   }
 
   WorkerProcess worker_;
   double timeout_;
+  std::deque<Request> queue_;
+  uint64_t next_id_ = 0;
 };
 
 }  // namespace
@@ -294,11 +335,19 @@ std::vector<CaseOutcome> RunCases(const std::vector<ConvCase>& cases,
   std::atomic<size_t> next{0};
   auto work = [&] {
     std::unique_ptr<CaseRunner> runner = MakeRunner(options);
-    for (size_t g; (g = next++) < groups.size();) {
-      std::vector<std::string> suts;
-      for (size_t i : groups[g]) suts.push_back(cases[i].sut);
-      std::vector<CaseOutcome> got = runner->Check(cases[groups[g][0]], suts);
-      for (size_t k = 0; k < got.size(); ++k) outcomes[groups[g][k]] = std::move(got[k]);
+    std::deque<size_t> submitted;  // groups, in the order their outcomes come back
+    for (;;) {
+      for (size_t g; submitted.size() < kCasesInFlight && (g = next++) < groups.size();) {
+        std::vector<std::string> suts;
+        for (size_t i : groups[g]) suts.push_back(cases[i].sut);
+        runner->Submit(cases[groups[g][0]], suts);
+        submitted.push_back(g);
+      }
+      if (submitted.empty()) return;
+      std::vector<CaseOutcome> got = runner->Next();
+      const std::vector<size_t>& group = groups[submitted.front()];
+      submitted.pop_front();
+      for (size_t k = 0; k < got.size(); ++k) outcomes[group[k]] = std::move(got[k]);
     }
   };
   std::vector<std::thread> threads;
@@ -334,13 +383,14 @@ int WorkerMain() {
     if (request.is_discarded() || !request.contains("case") || !request.contains("suts")) return 3;
     Result<ConvCase> c = CaseFromJson(request["case"]);
     if (!c.ok()) return 3;
+    const nlohmann::json id = request.value("id", nlohmann::json(0));
     const PreparedCase prep = PrepareCase(*c);
     const auto suts = request["suts"].get<std::vector<std::string>>();
     for (size_t k = 0; k < suts.size(); ++k) {
-      emit({{"start", k}});
-      emit({{"outcome", k}, {"value", OutcomeToJson(RunOne(prep, cache, suts[k]))}});
+      emit({{"id", id}, {"start", k}});
+      emit({{"id", id}, {"outcome", k}, {"value", OutcomeToJson(RunOne(prep, cache, suts[k]))}});
     }
-    emit({{"end", true}});
+    emit({{"id", id}, {"end", true}});
   }
   return 0;
 }

@@ -15,9 +15,20 @@ namespace convparity {
 class CaseRunner {
  public:
   virtual ~CaseRunner() = default;
-  // The case's own `sut` field is ignored; one outcome per name in `suts`, in order.
-  virtual std::vector<CaseOutcome> Check(const ConvCase& c,
-                                         const std::vector<std::string>& suts) = 0;
+  // Queues a case; the case's own `sut` field is ignored, each name in `suts` runs. Outcomes come
+  // back from Next() in submission order. A runner may work on submitted cases while its caller does
+  // something else (the isolated one has them in its worker's pipe), so submitting a few cases ahead
+  // hides each round trip to the worker.
+  virtual void Submit(const ConvCase& c, const std::vector<std::string>& suts) = 0;
+  // The outcomes of the oldest submitted case, one per SUT in order; blocks until they are there.
+  virtual std::vector<CaseOutcome> Next() = 0;
+  virtual size_t pending() const = 0;  // submitted, not yet returned by Next()
+
+  // One case, when nothing is pending.
+  std::vector<CaseOutcome> Check(const ConvCase& c, const std::vector<std::string>& suts) {
+    Submit(c, suts);
+    return Next();
+  }
 };
 
 // In this process: fast, no isolation (tests, and SUTs we trust).
@@ -33,6 +44,9 @@ struct RunnerOptions {
   double timeout_seconds = 30;  // per SUT run, isolated only
   int jobs = 1;                 // RunCases: runners working in parallel
 };
+// How many cases a campaign or a replay keeps submitted ahead on one runner. Measured (bench/
+// campaign_figures.sh): one case at a time leaves the worker idle for a round trip per case.
+constexpr size_t kCasesInFlight = 8;
 std::unique_ptr<CaseRunner> MakeRunner(const RunnerOptions& options);
 
 // Runs many cases on `options.jobs` runners, outcomes in the order of `cases`. Cases that differ

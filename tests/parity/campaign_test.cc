@@ -63,6 +63,33 @@ TEST(IsolatedRunner, AgreesWithTheInProcessRunner) {
   }
 }
 
+// Cases submitted ahead sit in the worker's pipe; a crash or a hang in the middle of them kills
+// that worker, and the cases behind it must still come back, in order, from the next one.
+TEST(IsolatedRunner, CasesInFlightSurviveACrashAndAHangBeforeThem) {
+  std::unique_ptr<CaseRunner> isolated = MakeIsolatedRunner(CONVPARITY_EXE, 1.0);
+  std::unique_ptr<CaseRunner> local = MakeInProcessRunner();
+  const std::vector<std::string> descriptors{
+      "fwd:1d_ic1_oc1_i4_k2",        "fwd:2d_g2_ic2_oc2_i3x3_k1x1",  // crashes (groups > 1)
+      "bwd_data:1d_ic3_oc2_i9_k3_d2", "fwd:1d_ic1_oc1_i4_k1_s3",      // hangs (stride 3)
+      "fwd:t1d_ic2_oc2_i5_k3_s2_op1", "bwd_weight:2d_ic2_oc3_i4x4_k2x2"};
+  const std::vector<std::string> suts{"direct", kCrashing, "known-bug:tvm-7912"};
+  for (const std::string& d : descriptors) isolated->Submit(CaseOf(d), suts);
+  EXPECT_EQ(isolated->pending(), descriptors.size());
+  for (const std::string& d : descriptors) {
+    const std::vector<CaseOutcome> got = isolated->Next();
+    const std::vector<CaseOutcome> want = local->Check(CaseOf(d), {"direct", "known-bug:tvm-7912"});
+    ASSERT_EQ(got.size(), 3u);
+    EXPECT_EQ(got[0].verdict, want[0].verdict) << d;
+    EXPECT_EQ(got[2].verdict, want[1].verdict) << d;
+    EXPECT_EQ(got[2].judgement.mismatches, want[1].judgement.mismatches) << d;
+    const Verdict plugin = d == descriptors[1]   ? Verdict::kCrashed
+                           : d == descriptors[3] ? Verdict::kHung
+                                                 : Verdict::kPassed;
+    EXPECT_EQ(got[1].verdict, plugin) << d << ": " << got[1].reason;
+  }
+  EXPECT_EQ(isolated->pending(), 0u);
+}
+
 CampaignOptions SmallCampaign() {
   CampaignOptions o;
   o.seed = 11;
