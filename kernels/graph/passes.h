@@ -48,4 +48,19 @@ struct PassInfo {
 const std::vector<PassInfo>& AllPasses();
 const PassInfo* FindPass(const std::string& name);
 
+// The gradient and its buggy variants by name ("gradient", "gradient@tvm-9465"): the transform
+// SUT builds backward directions with one of them.
+struct GradientInfo {
+  std::string name;
+  std::string summary;
+  Result<Graph> (*run)(const Graph& forward, const std::vector<std::string>& wrt);
+};
+const std::vector<GradientInfo>& AllGradients();
+const GradientInfo* FindGradient(const std::string& name);
+
+// gradient@tvm-9465 (BUGS.md): Gradient, except that the dgrad of a grouped ordinary conv reads
+// the weight as TVM's grouped conv2d_transpose did (OIHW instead of IOHW). Wrong for groups > 1
+// with C_in/g > 1; Gradient exactly elsewhere.
+Result<Graph> GradientAsTvm9465(const Graph& forward, const std::vector<std::string>& wrt);
+
 }  // namespace convparity
