@@ -11,11 +11,6 @@ namespace convparity {
 namespace graph_pass {
 namespace {
 
-Shape Concat(Shape head, const Shape& tail) {
-  head.insert(head.end(), tail.begin(), tail.end());
-  return head;
-}
-
 // ---- gradient@tvm-9465 ---------------------------------------------------------------------
 // TVM's gradient of a grouped conv2d built conv2d_transpose(dy, w, groups) and the grouped
 // conv2d_transpose it added read the weight as OIHW, i.e. the logical (C_out, C_in/g, k…) tensor
@@ -26,28 +21,19 @@ Shape Concat(Shape head, const Shape& tail) {
 int Tvm9465GroupedDgrad(Builder& b, const Graph& f, int node, int grad_y) {
   const Node& n = f.node(node);
   const ConvAttrs& a = AttrsOfConv(n);
-  Result<ConvProblem> p = ConvProblemOf(f, node);
-  if (!p.ok()) {
-    b.Fail(p.status());
-    return -1;
-  }
+  const std::optional<ConvProblem> p = ProblemOf(b, f, node);
+  if (!p) return -1;
   const int r = a.rank;
-  const int64_t g = a.groups, cx = p->in_channels / g, cy = p->out_channels / g;
   const Shape kernel(p->kernel.begin(), p->kernel.begin() + r);
   // TVM transforms any kernel layout to OIHW first: the misread is of the logical tensor.
   int w = b.Transpose(GroupsWeight(b, a, n.inputs[1]), Inverse(WeightOrder(r, false, a.weight_layout)));
-  w = b.Reshape(w, Concat({g, cx, cy}, kernel));  // read as (C_in, C_out/g, k…), by group
-  Perm perm{0, 2, 1};
-  for (int d = 0; d < r; ++d) perm.push_back(3 + d);
-  w = b.Reshape(b.Transpose(w, perm), Concat({g * cy, cx}, kernel));
+  // Read as (C_in, C_out/g, k…), then made a correct IO… weight of that reading.
+  w = SwapGroupBlocks(b, b.Reshape(w, Joined({p->in_channels, p->out_channels / a.groups}, kernel)),
+                      a.groups, kernel);
   ConvAttrs t = a;
   t.multiplier_weight = false;
   t.weight_layout = WeightLayout::kIO;
-  const Dims y = p->output();
-  for (int d = 0; d < r; ++d)
-    t.output_padding[d] =
-        p->input[d] - ConvTransposeOutputSize(y[d], p->kernel[d], a.stride[d], a.pad_begin[d],
-                                              a.pad_end[d], a.dilation[d], 0);
+  t.output_padding = LeftoverRows(*p);
   return b.Op(OpKind::kConvTranspose, {grad_y, w}, t);
 }
 
@@ -65,8 +51,8 @@ int Tvm9954Wgrad(Builder& b, int x, int grad_y, const WgradParts& w) {
   const Shape x_spatial(w.x.begin() + 2, w.x.end()), y_spatial(w.y.begin() + 2, w.y.end());
   Shape reps(2 + r, 1);
   reps[1] = cx;
-  int weight = b.Reshape(b.Tile(grad_y, reps), Concat({n * cx * c_y, 1}, y_spatial));
-  const int data = b.Reshape(x, Concat({1, n * c_x}, x_spatial));
+  int weight = b.Reshape(b.Tile(grad_y, reps), Joined({n * cx * c_y, 1}, y_spatial));
+  const int data = b.Reshape(x, Joined({1, n * c_x}, x_spatial));
   ConvAttrs c;
   c.rank = r;
   c.groups = n * c_x;
@@ -77,7 +63,7 @@ int Tvm9954Wgrad(Builder& b, int x, int grad_y, const WgradParts& w) {
   int out = b.Op(OpKind::kConv, {data, weight}, c);
   if (!b.ok()) return -1;
   const Shape padded(b.shape(out).begin() + 2, b.shape(out).end());  // TVM's padded_weight_grad
-  out = b.Sum(b.Reshape(out, Concat({n, cx, c_y}, padded)), {0});
+  out = b.Sum(b.Reshape(out, Joined({n, cx, c_y}, padded)), {0});
   Perm perm{1, 0};
   for (int d = 0; d < r; ++d) perm.push_back(2 + d);
   out = b.Transpose(out, perm);

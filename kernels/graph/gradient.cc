@@ -36,11 +36,8 @@ int SwappedWeight(Builder& b, const ConvAttrs& a, bool transposed, int w, Weight
 int DgradOfConvTranspose(Builder& b, const Graph& f, int node, int grad_y) {
   const Node& n = f.node(node);
   const ConvAttrs& a = AttrsOfConv(n);
-  Result<ConvProblem> p = ConvProblemOf(f, node);
-  if (!p.ok()) {
-    b.Fail(p.status());
-    return -1;
-  }
+  const std::optional<ConvProblem> p = ProblemOf(b, f, node);
+  if (!p) return -1;
   ConvAttrs c = a;
   c.output_padding = {0, 0, 0};
   const int w = SwappedWeight(b, a, true, n.inputs[1], &c.weight_layout);
@@ -61,21 +58,14 @@ int DgradOfConvTranspose(Builder& b, const Graph& f, int node, int grad_y) {
 int WgradOf(Builder& b, const Graph& f, int node, int grad_y) {
   const Node& n = f.node(node);
   const ConvAttrs& a = AttrsOfConv(n);
-  Result<ConvProblem> p = ConvProblemOf(f, node);
-  if (!p.ok()) {
-    b.Fail(p.status());
-    return -1;
-  }
+  const std::optional<ConvProblem> p = ProblemOf(b, f, node);
+  if (!p) return -1;
   ConvAttrs c = a;
   c.multiplier_weight = false;
   c.kernel = p->kernel;
   const bool transposed = n.op == OpKind::kConvTranspose;
   if (!transposed) {
-    const Dims y = p->output();
-    for (int d = 0; d < a.rank; ++d)  // the rows of x no output reads (graph.h's "extra")
-      c.output_padding[d] =
-          p->input[d] - ConvTransposeOutputSize(y[d], p->kernel[d], a.stride[d], a.pad_begin[d],
-                                                a.pad_end[d], a.dilation[d], 0);
+    c.output_padding = LeftoverRows(*p);  // the rows of x no output reads (graph.h's "extra")
     const int dw = b.Op(OpKind::kConvBackwardWeight, {n.inputs[0], grad_y}, c);
     return b.Reshape(dw, f.node(n.inputs[1]).shape);  // back to a multiplier representation
   }
@@ -107,20 +97,13 @@ int UnbroadcastTo(Builder& b, int grad, const Shape& operand) {
 int CorrectDgradOfConv(Builder& b, const Graph& f, int node, int grad_y) {
   const Node& n = f.node(node);
   const ConvAttrs& a = AttrsOfConv(n);
-  Result<ConvProblem> p = ConvProblemOf(f, node);
-  if (!p.ok()) {
-    b.Fail(p.status());
-    return -1;
-  }
+  const std::optional<ConvProblem> p = ProblemOf(b, f, node);
+  if (!p) return -1;
   ConvAttrs t = a;
   t.multiplier_weight = false;
   const int w = SwappedWeight(b, a, false, n.inputs[1], &t.weight_layout);
   // conv's output size is not a bijection: output_padding picks the x size among those that give y.
-  const Dims y = p->output();
-  for (int d = 0; d < a.rank; ++d)
-    t.output_padding[d] =
-        p->input[d] - ConvTransposeOutputSize(y[d], p->kernel[d], a.stride[d], a.pad_begin[d],
-                                              a.pad_end[d], a.dilation[d], 0);
+  t.output_padding = LeftoverRows(*p);
   return b.Op(OpKind::kConvTranspose, {grad_y, w}, t);
 }
 

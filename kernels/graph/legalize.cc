@@ -10,11 +10,6 @@ namespace convparity {
 namespace graph_pass {
 namespace {
 
-Shape Concat(Shape head, const Shape& tail) {
-  head.insert(head.end(), tail.begin(), tail.end());
-  return head;
-}
-
 // Every groups and multiplier: channel (n, gi, i) of the batch-1 image meets the cy output channels
 // of its own group (not those of the whole tensor, which is what TVM's tile over all C_y did).
 int GeneralWgrad(Builder& b, int x, int grad_y, const WgradParts& w) {
@@ -24,13 +19,13 @@ int GeneralWgrad(Builder& b, int x, int grad_y, const WgradParts& w) {
   const int64_t cx = c_x / g, cy = c_y / g;
   const Shape x_spatial(w.x.begin() + 2, w.x.end()), y_spatial(w.y.begin() + 2, w.y.end());
   Shape kernel(a.kernel.begin(), a.kernel.begin() + r);
-  const int data = b.Reshape(x, Concat({1, n * c_x}, x_spatial));
+  const int data = b.Reshape(x, Joined({1, n * c_x}, x_spatial));
   // dy (N, g·cy, Y…) → (N, g, 1, cy, Y…) → repeated for each of the group's cx input channels.
-  int weight = b.Reshape(grad_y, Concat({n, g, 1, cy}, y_spatial));
+  int weight = b.Reshape(grad_y, Joined({n, g, 1, cy}, y_spatial));
   Shape reps(4 + r, 1);
   reps[2] = cx;
   weight = b.Tile(weight, reps);
-  weight = b.Reshape(weight, Concat({n * c_x * cy, 1}, y_spatial));
+  weight = b.Reshape(weight, Joined({n * c_x * cy, 1}, y_spatial));
   ConvAttrs c;
   c.rank = r;
   c.groups = n * c_x;
@@ -40,12 +35,8 @@ int GeneralWgrad(Builder& b, int x, int grad_y, const WgradParts& w) {
   c.pad_end = a.pad_end;  // the relation's pad_end leaves ≥ k positions (x's extra rows add more)
   int out = b.Op(OpKind::kConv, {data, weight}, c);  // (1, N·g·cx·cy, K'…), K' ≥ k
   for (int d = 0; d < r; ++d) out = b.Slice(out, 2 + d, 0, a.kernel[d]);
-  out = b.Reshape(out, Concat({n, g, cx, cy}, kernel));
-  out = b.Sum(out, {0});  // (g, cx, cy, k…)
-  Perm perm{0, 2, 1};
-  for (int d = 0; d < r; ++d) perm.push_back(3 + d);
-  out = b.Transpose(out, perm);
-  return b.Reshape(out, Concat({c_y, cx}, kernel));
+  out = b.Sum(b.Reshape(out, Joined({n, c_x, cy}, kernel)), {0});  // (g·cx, cy, k…)
+  return SwapGroupBlocks(b, out, g, kernel);                        // (g·cy, cx, k…)
 }
 
 }  // namespace

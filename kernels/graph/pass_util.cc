@@ -194,6 +194,36 @@ int GroupsWeight(Builder& b, const ConvAttrs& a, int w) {
   return b.Reshape(w, s);
 }
 
+std::optional<ConvProblem> ProblemOf(Builder& b, const Graph& graph, int node) {
+  Result<ConvProblem> p = ConvProblemOf(graph, node);
+  if (p.ok()) return *p;
+  b.Fail(p.status());
+  return std::nullopt;
+}
+
+Dims LeftoverRows(const ConvProblem& p) {
+  const Dims y = p.output();
+  Dims rows{0, 0, 0};
+  for (int d = 0; d < p.rank; ++d)
+    rows[d] = p.input[d] - ConvTransposeOutputSize(y[d], p.kernel[d], p.stride[d], p.pad_begin[d],
+                                                   p.pad_end[d], p.dilation[d], 0);
+  return rows;
+}
+
+int SwapGroupBlocks(Builder& b, int w, int64_t groups, const Shape& kernel) {
+  if (!b.ok()) return -1;
+  const int64_t a = b.shape(w)[0] / groups, c = b.shape(w)[1];
+  Perm perm{0, 2, 1};
+  for (size_t d = 0; d < kernel.size(); ++d) perm.push_back(3 + static_cast<int>(d));
+  const int blocks = b.Transpose(b.Reshape(w, Joined({groups, a, c}, kernel)), perm);
+  return b.Reshape(blocks, Joined({groups * c, a}, kernel));
+}
+
+Shape Joined(Shape head, const Shape& tail) {
+  head.insert(head.end(), tail.begin(), tail.end());
+  return head;
+}
+
 std::vector<bool> LiveNodes(const Graph& graph) {
   std::vector<bool> live(graph.nodes.size(), false);
   for (int o : graph.outputs)

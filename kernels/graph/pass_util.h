@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,15 @@ const ConvAttrs& AttrsOfConv(const Node& node);
 // A depthwise weight in the multiplier representation, reshaped into the groups one (same memory).
 // `node` is the conv reading it; returns the new weight's index (or `w` when there is nothing to do).
 int GroupsWeight(Builder& b, const ConvAttrs& a, int w);
+
+// ConvProblemOf for a pass under construction: on error the builder fails and the result is empty.
+std::optional<ConvProblem> ProblemOf(Builder& b, const Graph& graph, int node);
+// The rows of x an ordinary conv's output never reaches, per spatial dimension (its size is not a
+// bijection): the output_padding of the conv_transpose that is its data gradient.
+Dims LeftoverRows(const ConvProblem& ordinary);
+// (g·A, B, k…) → (g·B, A, k…): each group's block of the two channel axes transposed.
+int SwapGroupBlocks(Builder& b, int w, int64_t groups, const Shape& kernel);
+Shape Joined(Shape head, const Shape& tail);
 
 // Nodes the outputs depend on.
 std::vector<bool> LiveNodes(const Graph& graph);

@@ -36,20 +36,12 @@ int Flip(Builder& b, int w, int axis) {
   return b.Concat(parts, axis);
 }
 
-Shape Concat(Shape head, const Shape& tail) {
-  head.insert(head.end(), tail.begin(), tail.end());
-  return head;
-}
-
 int AsConv(Builder& b, const Graph& old, int i, const std::vector<int>& in) {
   const Node& n = old.node(i);
   const ConvAttrs& a = AttrsOfConv(n);
   const int r = a.rank;
-  Result<ConvProblem> p = ConvProblemOf(old, i);
-  if (!p.ok()) {
-    b.Fail(p.status());
-    return -1;
-  }
+  const std::optional<ConvProblem> p = ProblemOf(b, old, i);
+  if (!p) return -1;
   ConvAttrs c = a;
   c.stride = {1, 1, 1};
   c.output_padding = {0, 0, 0};
@@ -80,14 +72,9 @@ int AsConv(Builder& b, const Graph& old, int i, const std::vector<int>& in) {
     }
   }
   // The weight in its natural logical form (C_in, C_out/g, k…), flipped, blocks transposed.
-  const int64_t g = a.groups, cx = p->in_channels / g, cy = p->out_channels / g;
-  const Shape kernel(p->kernel.begin(), p->kernel.begin() + r);
   int w = b.Transpose(in[1], Inverse(WeightOrder(r, true, a.weight_layout)));
   for (int d = 0; d < r; ++d) w = Flip(b, w, 2 + d);
-  w = b.Reshape(w, Concat({g, cx, cy}, kernel));
-  Perm perm{0, 2, 1};
-  for (int d = 0; d < r; ++d) perm.push_back(3 + d);
-  w = b.Reshape(b.Transpose(w, perm), Concat({g * cy, cx}, kernel));
+  w = SwapGroupBlocks(b, w, a.groups, Shape(p->kernel.begin(), p->kernel.begin() + r));
   std::vector<int> operands{x, w};
   if (in.size() > 2) operands.push_back(in[2]);
   return b.Op(OpKind::kConv, operands, c);

@@ -203,6 +203,48 @@ RC_GTEST_PROP(Passes, ConvertLayoutToAnyWeightLayoutKeepsOutputsBitwise, ()) {
   RC_ASSERT(SameBits(Run(g, b.vars), Run(b.graph, b.vars)));
 }
 
+// Edges the generators reach only now and then, named: output_padding ≥ stride (dilation >
+// stride), padding beyond the kernel's reach (a transposed conv's crop, and one whose padding crops
+// its whole input away), 3-D, every weight layout, multipliers in both representations, leftover
+// rows with stride ≠ dilation.
+TEST(Passes, EdgeConfigurationsKeepOutputsBitwiseInEveryDirection) {
+  const char* descriptors[] = {
+      "t1d_ic2_oc2_i3_k3_d3_op2",
+      "t2d_g2_ic4_oc2_i3x2_k2x3_s2x1_pb3x0_pe0x2_d1x2_op1x1",
+      "t1d_ic1_oc1_i1_k1_s2_pb1_op1_b",
+      "t3d_g2_ic2_oc4_i2x2x3_k2x1x2_s1x2x1_p1x0x0_ndhwc_dhwio",
+      "2d_g2_ic2_oc6_i5x4_k3x2_s2x1_d1x2_nhwc_hwio_b",
+      "2d_g3_ic3_oc6_i5x5_k3x3_s2x2_ohwi",
+      "t2d_ic2_oc3_i3x3_k2x2_d3x1_op2x0_iohw",
+      "t2d_g2_ic2_oc4_i3x3_k2x2_s2x2_d1x3_op1x2_nhwc_ohwi_b",
+      "3d_g3_mb2_ic3_oc6_i7x5x4_k2x2x1_s3x1x2_d2x2x1_pb1x0x0_pe0x1x0_ndhwc_odhwi",
+      "1d_g2_mb2_ic4_oc6_i9_k3_s2_d2_pb2_pe1_nwc_owi",
+      "1d_g2_ic2_oc4_i6_k2_s3_nwc_wio",
+  };
+  for (const char* text : descriptors) {
+    const ConvProblem p = Problem(text);
+    for (Direction d : kDirections) {
+      for (bool multiplier : {false, true}) {
+        SCOPED_TRACE(std::string(DirectionName(d)) + ":" + text + (multiplier ? " (C, m)" : ""));
+        ASSERT_TRUE(ChooseExactRange(p, d).exact);
+        const Built b = Build(p, d, multiplier, 11);
+        const Result<std::vector<HostTensor>> want = Interpret(b.graph, b.vars);
+        ASSERT_TRUE(want.ok()) << want.status().message();
+        Graph all = b.graph;  // every pass in turn, as one pipeline
+        for (const PassInfo* pass : CorrectPasses()) {
+          SCOPED_TRACE(pass->name);
+          Graph g = b.graph;
+          ASSERT_TRUE(pass->run(g).ok());
+          EXPECT_TRUE(pass->check_promise(b.graph, g).ok());
+          EXPECT_TRUE(SameBits(*Interpret(g, b.vars), *want));
+          ASSERT_TRUE(pass->run(all).ok());
+        }
+        EXPECT_TRUE(SameBits(*Interpret(all, b.vars), *want));
+      }
+    }
+  }
+}
+
 // ---- convert_layout + fold_constants on chains ----------------------------------------------
 
 // x (1, 2, 9, 8) NCHW → conv 3×3 (OIHW const) → conv_transpose 2×2 stride 2 (IOHW const) →
