@@ -17,6 +17,11 @@ int RunShrink(const std::string& case_path, const CommonFlags& flags);
 int RunList(const CommonFlags& flags);
 // Combines the --out folders of fuzz runs (e.g. the shards of one campaign) into f.out.
 int RunMerge(const std::vector<std::string>& dirs, const CommonFlags& f);
+// libFuzzer inputs into case files, and case files into libFuzzer seeds (harness/fuzz_support.h).
+int RunImportFuzzInput(const std::vector<std::string>& files, const CommonFlags& flags,
+                       bool max_macs_given);
+int RunExportFuzzSeeds(const std::vector<std::string>& paths, const CommonFlags& flags,
+                       bool max_macs_given, const std::string& target, int64_t generate);
 int RunImportBenchdnn(const std::vector<std::string>& files, const CommonFlags& flags,
                       const ScaleOptions& scale);
 

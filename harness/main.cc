@@ -65,6 +65,16 @@ int Main(int argc, char** argv) {
                      "scale spatial sizes down to at most this");
   import->add_option("--scale-macs", scale.max_macs,
                      "scale channels and sizes down to this many MACs");
+  CLI::App* import_fuzz = app.add_subcommand(
+      "import-fuzz-input", "libFuzzer inputs (crash-* files, corpus entries) into case files");
+  import_fuzz->add_option("inputs", inputs, "fuzz_parity inputs")->required();
+  CLI::App* export_seeds =
+      app.add_subcommand("export-fuzz-seeds", "case files as libFuzzer seed inputs (into --out)");
+  export_seeds->add_option("paths", inputs, "corpus folders or case files");
+  std::string seed_target = "parity";
+  int64_t generate = 0;
+  export_seeds->add_option("--target", seed_target, "parity (fuzz_parity) or inputs (fuzz_inputs)");
+  export_seeds->add_option("--generate", generate, "also encode this many generated cases");
   CLI::App* merge = app.add_subcommand(
       "merge", "combine the output folders of fuzz runs (e.g. the shards of one campaign)");
   merge->add_option("runs", inputs, "--out folders of convparity fuzz runs")->required();
@@ -72,7 +82,8 @@ int Main(int argc, char** argv) {
   merge->add_option("--out", flags.out, "the merged output folder")->required();
   CLI::App* worker = app.add_subcommand("worker", "(internal) run cases for a parent process");
   worker->group("");  // hidden from --help
-  for (CLI::App* cmd : {fuzz, repro, check, shrink, list, import}) AddCommonFlags(cmd, flags);
+  for (CLI::App* cmd : {fuzz, repro, check, shrink, list, import, import_fuzz, export_seeds})
+    AddCommonFlags(cmd, flags);
 
   try {
     app.parse(argc, argv);
@@ -94,6 +105,15 @@ int Main(int argc, char** argv) {
   if (shrink->parsed()) return RunShrink(case_path, flags);
   if (import->parsed()) return RunImportBenchdnn(inputs, flags, scale);
   if (merge->parsed()) return RunMerge(inputs, flags);
+  if (import_fuzz->parsed())
+    return RunImportFuzzInput(inputs, flags, import_fuzz->count("--max-macs") > 0);
+  if (export_seeds->parsed() && export_seeds->count("--out") == 0) {
+    std::fprintf(stderr, "convparity: export-fuzz-seeds: --out DIR is required\n");
+    return kExitBadInput;
+  }
+  if (export_seeds->parsed())
+    return RunExportFuzzSeeds(inputs, flags, export_seeds->count("--max-macs") > 0, seed_target,
+                              generate);
   return RunList(flags);
 }
 

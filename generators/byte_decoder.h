@@ -1,0 +1,64 @@
+// Bytes ↔ cases for coverage-guided fuzzing (libFuzzer): a decoder that turns any byte string into a
+// valid case, and an encoder that turns a case back into bytes, so that corpus cases seed the
+// fuzzer and a fuzzer's finding becomes a corpus case (ARCHITECTURE.md, "Generators").
+//
+// The byte format is a sequence of choices, each one an integer in a range that earlier choices
+// decide (the dependency chain of generators/problem_gen.h: kind → rank → per dimension kernel,
+// dilation, stride → output_padding → padding → input size; then channels, batch, layouts, bias,
+// seed). A choice of n values takes ⌈log256 n⌉ bytes, little-endian, reduced modulo n; missing
+// bytes read as zero, and the zero of every choice is its plainest option. Decoding is total: it
+// clamps, it never rejects; every problem it yields passes Validate() and stays under the caps.
+// The encoder writes each value as the choice the decoder makes for it, hence
+// DecodeCase(*EncodeCase(c)) == c whenever EncodeCase succeeds.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/conv_case.h"
+#include "core/status.h"
+
+namespace convparity {
+
+struct ByteDecoderOptions {
+  // The case's SUT is one of these, chosen by a byte. Empty: the case keeps ConvCase's default SUT.
+  std::vector<std::string> suts;
+  int64_t max_macs = 200000;                   // keeps a check fast on ATen's float64 path
+  int64_t max_tensor_elements = int64_t{1} << 22;  // per tensor: a large stride costs no MACs
+  int64_t max_kernel = 9;
+};
+
+// Reads choices from bytes: our own FuzzedDataProvider. Past the end every byte is zero.
+class ByteReader {
+ public:
+  ByteReader(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  // An integer in [lo, hi] (hi ≥ lo), from ChoiceBytes(hi − lo) bytes.
+  int64_t Int(int64_t lo, int64_t hi);
+  uint64_t U64();  // 8 bytes, any value
+  size_t consumed() const { return pos_; }
+
+ private:
+  uint64_t Raw(int bytes);
+  const uint8_t* data_;
+  size_t size_;
+  size_t pos_ = 0;
+};
+
+// Bytes one choice of `span + 1` values takes: 0 for a single value, 1 up to 256 values, …
+int ChoiceBytes(uint64_t span);
+
+// Total: any bytes give a case whose problem passes Validate() and the caps of `options`, with a
+// SUT from options.suts, expect = parity, no note and no transform.
+ConvCase DecodeCase(const uint8_t* data, size_t size, const ByteDecoderOptions& options);
+inline ConvCase DecodeCase(const std::string& bytes, const ByteDecoderOptions& options) {
+  return DecodeCase(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), options);
+}
+
+// The bytes DecodeCase turns into `c`. Invalid, naming the field, when the format cannot carry c:
+// a value outside the decoder's ranges or caps, a SUT not in options.suts, an `expect`, `note`
+// or `transform` that is not the default. Verifies itself: what it returns decodes to c.
+Result<std::string> EncodeCase(const ConvCase& c, const ByteDecoderOptions& options);
+
+}  // namespace convparity

@@ -1,0 +1,64 @@
+#include "harness/fuzz_support.h"
+
+#include <cstdlib>
+
+#include "core/features.h"
+#include "harness/files.h"
+#include "harness/sut_registry.h"
+#include "harness/tool_info.h"
+#include "oracles/torch_oracle.h"
+#include "reports/json_values.h"
+#include "reports/report_json.h"
+
+namespace convparity {
+
+Result<ByteDecoderOptions> FuzzDecoderOptions(const std::vector<std::string>& suts,
+                                              int64_t max_macs) {
+  ByteDecoderOptions o;
+  o.suts = suts;
+  const char* env_suts = std::getenv("CONVPARITY_FUZZ_SUT");
+  if (o.suts.empty() && env_suts != nullptr && env_suts[0] != '\0') {
+    std::string list = env_suts;
+    for (size_t start = 0; start <= list.size();) {
+      size_t comma = list.find(',', start);
+      if (comma == std::string::npos) comma = list.size();
+      if (comma == start)
+        return Status::Invalid("CONVPARITY_FUZZ_SUT: empty name in '" + list + "'");
+      o.suts.push_back(list.substr(start, comma - start));
+      start = comma + 1;
+    }
+  }
+  if (o.suts.empty()) o.suts = OurSutNames();
+  const char* env_macs = std::getenv("CONVPARITY_FUZZ_MAX_MACS");
+  if (max_macs > 0) {
+    o.max_macs = max_macs;
+  } else if (env_macs != nullptr && env_macs[0] != '\0') {
+    char* end = nullptr;
+    const long long v = std::strtoll(env_macs, &end, 10);
+    if (*end != '\0' || v < 1 || v > (int64_t{1} << 40))
+      return Status::Invalid(std::string("CONVPARITY_FUZZ_MAX_MACS: expected a count from 1 to "
+                                         "2^40, got '") + env_macs + "'");
+    o.max_macs = v;
+  }
+  return o;
+}
+
+std::string FuzzOutDir() {
+  const char* out = std::getenv("CONVPARITY_FUZZ_OUT");
+  return out != nullptr && out[0] != '\0' ? out : "convparity-fuzz-out";
+}
+
+Result<std::string> WriteFuzzFinding(const std::string& out, const ConvCase& c,
+                                     const CaseOutcome& outcome) {
+  Result<std::string> case_path = WriteCaseFile(out + "/corpus", c);
+  if (!case_path.ok()) return case_path.status();
+  const Finding f{c, outcome, c, outcome, {}, BucketSignature(c, outcome.verdict)};
+  ToolInfo tool = CurrentToolInfo();
+  tool.oracle_backend = TorchOracle::Backend(c.problem);
+  const std::string report_path = out + "/reports/" + ReportFileName(f);
+  CP_RETURN_IF_ERROR(
+      WriteFileAtomically(report_path, JsonFileText(ReportJson(f, tool, *case_path))));
+  return report_path;
+}
+
+}  // namespace convparity
