@@ -17,7 +17,8 @@ namespace {
 // as if it were a contiguous (C_in, C_out/g, k…) one (kernels/known_bugs/group_mapping_bugs.cc
 // reproduces the same misread in the direct kernel). As a correct IO… weight that misread is each
 // group's (C_in/g, C_out/g) block of the reinterpreted tensor transposed. Groups == 1 took the
-// ungrouped path, which was right; with C_in/g == 1 both readings coincide.
+// ungrouped path, which was right; with C_in/g == 1 or C_out/g == 1 both readings coincide (the
+// blocks transposed are vectors).
 int Tvm9465GroupedDgrad(Builder& b, const Graph& f, int node, int grad_y) {
   const Node& n = f.node(node);
   const ConvAttrs& a = AttrsOfConv(n);

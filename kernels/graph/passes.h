@@ -60,7 +60,7 @@ const GradientInfo* FindGradient(const std::string& name);
 
 // gradient@tvm-9465 (BUGS.md): Gradient, except that the dgrad of a grouped ordinary conv reads
 // the weight as TVM's grouped conv2d_transpose did (OIHW instead of IOHW). Wrong for groups > 1
-// with C_in/g > 1; Gradient exactly elsewhere.
+// with C_in/g > 1 and C_out/g > 1; Gradient exactly elsewhere (both readings coincide there).
 Result<Graph> GradientAsTvm9465(const Graph& forward, const std::vector<std::string>& wrt);
 
 }  // namespace convparity
