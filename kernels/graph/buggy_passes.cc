@@ -27,7 +27,8 @@ int Tvm9465GroupedDgrad(Builder& b, const Graph& f, int node, int grad_y) {
   const int r = a.rank;
   const Shape kernel(p->kernel.begin(), p->kernel.begin() + r);
   // TVM transforms any kernel layout to OIHW first: the misread is of the logical tensor.
-  int w = b.Transpose(GroupsWeight(b, a, n.inputs[1]), Inverse(WeightOrder(r, false, a.weight_layout)));
+  int w =
+      b.Transpose(GroupsWeight(b, a, n.inputs[1]), Inverse(WeightOrder(r, false, a.weight_layout)));
   // Read as (C_in, C_out/g, k…), then made a correct IO… weight of that reading.
   w = SwapGroupBlocks(b, b.Reshape(w, Joined({p->in_channels, p->out_channels / a.groups}, kernel)),
                       a.groups, kernel);
@@ -124,9 +125,8 @@ Status CanonicalizeDepthwiseAsTvm10294(Graph& graph) {
 // After ConvertLayout the weights' layout_transforms were not constant-folded: they stay in the
 // runtime graph, one per conv. Values are right; the structural promise is broken.
 Status FoldConstantsAsTvmLayoutFold(Graph& graph) {
-  return FoldConstantsExcept(graph, [](const Graph& g, int i) {
-    return g.node(i).op == OpKind::kLayoutTransform;
-  });
+  return FoldConstantsExcept(
+      graph, [](const Graph& g, int i) { return g.node(i).op == OpKind::kLayoutTransform; });
 }
 
 }  // namespace graph_pass

@@ -139,8 +139,8 @@ Result<Graph> GradientWith(const Graph& forward, const std::vector<std::string>&
       case OpKind::kConv: {
         const ConvAttrs& a = AttrsOfConv(n);
         const bool hook = grouped_dgrad != nullptr && a.groups > 1;
-        accumulate(n.inputs[0], hook ? grouped_dgrad(b, f, node, gy)
-                                     : CorrectDgradOfConv(b, f, node, gy));
+        accumulate(n.inputs[0],
+                   hook ? grouped_dgrad(b, f, node, gy) : CorrectDgradOfConv(b, f, node, gy));
         accumulate(n.inputs[1], WgradOf(b, f, node, gy));
         break;
       }
@@ -151,10 +151,10 @@ Result<Graph> GradientWith(const Graph& forward, const std::vector<std::string>&
       case OpKind::kLayoutTransform:
       case OpKind::kTranspose: {
         const PermuteAttrs& a = std::get<PermuteAttrs>(n.attrs);
-        accumulate(n.inputs[0], n.op == OpKind::kTranspose
-                                    ? b.Transpose(gy, Inverse(a.perm))
-                                    : b.LayoutTransform(gy, Inverse(a.perm), a.dst_layout,
-                                                        a.src_layout));
+        accumulate(n.inputs[0],
+                   n.op == OpKind::kTranspose
+                       ? b.Transpose(gy, Inverse(a.perm))
+                       : b.LayoutTransform(gy, Inverse(a.perm), a.dst_layout, a.src_layout));
         break;
       }
       case OpKind::kReshape:
@@ -169,7 +169,8 @@ Result<Graph> GradientWith(const Graph& forward, const std::vector<std::string>&
         const PadAttrs& a = std::get<PadAttrs>(n.attrs);
         int x = gy;
         for (size_t d = 0; d < a.before.size(); ++d)
-          x = b.Slice(x, static_cast<int>(d), a.before[d], a.before[d] + f.node(n.inputs[0]).shape[d]);
+          x = b.Slice(x, static_cast<int>(d), a.before[d],
+                      a.before[d] + f.node(n.inputs[0]).shape[d]);
         accumulate(n.inputs[0], x);
         break;
       }
@@ -179,7 +180,8 @@ Result<Graph> GradientWith(const Graph& forward, const std::vector<std::string>&
         int x = gy;
         for (size_t d = 0; d < in.size(); ++d) {
           if (a.step[d] != 1 && n.shape[d] > 1)
-            return Status::Unsupported(where + "a strided_slice with step > 1 has no gradient here");
+            return Status::Unsupported(where +
+                                       "a strided_slice with step > 1 has no gradient here");
           x = b.Pad(x, static_cast<int>(d), a.begin[d], in[d] - a.begin[d] - n.shape[d]);
         }
         accumulate(n.inputs[0], x);

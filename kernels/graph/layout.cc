@@ -48,7 +48,9 @@ Status ConvertLayout(Graph& graph, WeightLayout weight_layout) {
     const DataLayout cl = DataLayout::kChannelsLast;
     const Perm from = DataOrder(r, a.data_layout), to = DataOrder(r, cl);
     const std::string from_name = DataLayoutText(a.data_layout, r), to_name = DataLayoutText(cl, r);
-    auto data_in = [&](int x) { return b.LayoutTransform(x, PermBetween(from, to), from_name, to_name); };
+    auto data_in = [&](int x) {
+      return b.LayoutTransform(x, PermBetween(from, to), from_name, to_name);
+    };
     ConvAttrs c = a;
     c.data_layout = cl;
     c.weight_layout = wl;
@@ -56,8 +58,9 @@ Status ConvertLayout(Graph& graph, WeightLayout weight_layout) {
     if (n.op == OpKind::kConvBackwardWeight) {
       // Its result is a weight in the relation's (ordinary) naming.
       const int dw = b.Op(n.op, {data_in(in[0]), data_in(in[1])}, c);
-      return b.LayoutTransform(dw, PermBetween(WeightOrder(r, false, wl), WeightOrder(r, false, a.weight_layout)),
-                               WeightLayoutText(wl, r), WeightLayoutText(a.weight_layout, r));
+      return b.LayoutTransform(
+          dw, PermBetween(WeightOrder(r, false, wl), WeightOrder(r, false, a.weight_layout)),
+          WeightLayoutText(wl, r), WeightLayoutText(a.weight_layout, r));
     }
     const bool transposed = n.op == OpKind::kConvTranspose;
     const int w = b.LayoutTransform(

@@ -36,25 +36,25 @@ int GeneralWgrad(Builder& b, int x, int grad_y, const WgradParts& w) {
   int out = b.Op(OpKind::kConv, {data, weight}, c);  // (1, N·g·cx·cy, K'…), K' ≥ k
   for (int d = 0; d < r; ++d) out = b.Slice(out, 2 + d, 0, a.kernel[d]);
   out = b.Sum(b.Reshape(out, Joined({n, c_x, cy}, kernel)), {0});  // (g·cx, cy, k…)
-  return SwapGroupBlocks(b, out, g, kernel);                        // (g·cy, cx, k…)
+  return SwapGroupBlocks(b, out, g, kernel);                       // (g·cy, cx, k…)
 }
 
 }  // namespace
 
 Status LegalizeWith(Graph& graph, WgradScheme scheme) {
-  return RewriteGraph(graph, [scheme](Builder& b, const Graph& old, int i,
-                                      const std::vector<int>& in) {
-    const Node& n = old.node(i);
-    if (n.op != OpKind::kConvBackwardWeight) return -1;
-    const ConvAttrs& a = AttrsOfConv(n);
-    const Perm data_order = DataOrder(a.rank, a.data_layout);
-    WgradParts parts{a, LogicalShape(old.node(n.inputs[0]).shape, data_order),
-                     LogicalShape(old.node(n.inputs[1]).shape, data_order)};
-    const int x = b.Transpose(in[0], Inverse(data_order));
-    const int grad_y = b.Transpose(in[1], Inverse(data_order));
-    const int dw = scheme(b, x, grad_y, parts);
-    return b.Transpose(dw, WeightOrder(a.rank, false, a.weight_layout));
-  });
+  return RewriteGraph(graph,
+                      [scheme](Builder& b, const Graph& old, int i, const std::vector<int>& in) {
+                        const Node& n = old.node(i);
+                        if (n.op != OpKind::kConvBackwardWeight) return -1;
+                        const ConvAttrs& a = AttrsOfConv(n);
+                        const Perm data_order = DataOrder(a.rank, a.data_layout);
+                        WgradParts parts{a, LogicalShape(old.node(n.inputs[0]).shape, data_order),
+                                         LogicalShape(old.node(n.inputs[1]).shape, data_order)};
+                        const int x = b.Transpose(in[0], Inverse(data_order));
+                        const int grad_y = b.Transpose(in[1], Inverse(data_order));
+                        const int dw = scheme(b, x, grad_y, parts);
+                        return b.Transpose(dw, WeightOrder(a.rank, false, a.weight_layout));
+                      });
 }
 
 }  // namespace graph_pass

@@ -32,8 +32,8 @@ Status NoBackwardWeight(const Graph&, const Graph& after) {
 }
 
 Status ChannelsLastEverywhere(const Graph&, const Graph& after) {
-  CP_RETURN_IF_ERROR(EveryLiveNode(
-      after, "every conv channels-last with a …IO weight", [](const Node& n) {
+  CP_RETURN_IF_ERROR(
+      EveryLiveNode(after, "every conv channels-last with a …IO weight", [](const Node& n) {
         if (!IsConvFamily(n.op)) return true;
         const ConvAttrs& a = AttrsOfConv(n);
         return a.data_layout == DataLayout::kChannelsLast &&
@@ -89,9 +89,11 @@ Status ConvertLayoutToHwio(Graph& g) { return ConvertLayout(g, WeightLayout::kSp
 
 const std::vector<PassInfo>& AllPasses() {
   static const std::vector<PassInfo> passes = {
-      {"legalize", "conv_backward_weight into tile/reshape/grouped conv/sum/transpose/strided_slice",
-       Legalize, NoBackwardWeight},
-      {"convert_layout", "every conv to channels-last data and …IO weights, layout_transforms around",
+      {"legalize",
+       "conv_backward_weight into tile/reshape/grouped conv/sum/transpose/strided_slice", Legalize,
+       NoBackwardWeight},
+      {"convert_layout",
+       "every conv to channels-last data and …IO weights, layout_transforms around",
        ConvertLayoutToHwio, ChannelsLastEverywhere},
       {"fold_constants", "evaluates every op whose operands are all constants", FoldConstants,
        NothingFoldable},
@@ -99,11 +101,13 @@ const std::vector<PassInfo>& AllPasses() {
        LowerConv1d, NoRank1Conv},
       {"canonicalize_depthwise", "depthwise weights (C, m, k…) into the groups form (C·m, 1, k…)",
        CanonicalizeDepthwise, NoMultiplierWeight},
-      {"transpose_to_conv", "conv_transpose as a conv over a zero-interleaved input, kernel flipped",
-       TransposeToConv, NoConvTranspose},
+      {"transpose_to_conv",
+       "conv_transpose as a conv over a zero-interleaved input, kernel flipped", TransposeToConv,
+       NoConvTranspose},
       {"split_groups", "a grouped conv as one ungrouped conv per group, concatenated", SplitGroups,
        UngroupedConvs},
-      {"legalize@tvm-9954", "TVM's legalization: dy tiled over all channels, right for groups 1 or C_in/g 1",
+      {"legalize@tvm-9954",
+       "TVM's legalization: dy tiled over all channels, right for groups 1 or C_in/g 1",
        graph_pass::LegalizeAsTvm9954, NoBackwardWeight},
       {"lower_conv1d@tvm-6203", "conv1d → conv2d with stride and dilation on the unit axis",
        graph_pass::LowerConv1dAsTvm6203, NoRank1Conv},
@@ -111,7 +115,8 @@ const std::vector<PassInfo>& AllPasses() {
        graph_pass::LowerConv1dAsTvm7912, NoRank1Conv},
       {"canonicalize_depthwise@tvm-10294", "the (C, m, k…) depthwise weight read multiplier-major",
        graph_pass::CanonicalizeDepthwiseAsTvm10294, NoMultiplierWeight},
-      {"fold_constants@tvm-layout-fold", "weight layout_transforms left unfolded in the runtime graph",
+      {"fold_constants@tvm-layout-fold",
+       "weight layout_transforms left unfolded in the runtime graph",
        graph_pass::FoldConstantsAsTvmLayoutFold, NothingFoldable},
   };
   return passes;

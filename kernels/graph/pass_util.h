@@ -1,5 +1,6 @@
-// What the passes (kernels/graph/*.cc) share: a builder that infers each new node's shape as it goes,
-// a node-by-node graph rewriter, and the axis bookkeeping of layouts. Internal to kernels/graph.
+// What the passes (kernels/graph/*.cc) share: a builder that infers each new node's shape as it
+// goes, a node-by-node graph rewriter, and the axis bookkeeping of layouts. Internal to
+// kernels/graph.
 #pragma once
 
 #include <functional>
@@ -17,7 +18,8 @@ namespace graph_pass {
 using Perm = std::vector<int>;
 
 // Appends nodes to a graph and sets each one's shape with InferNodeShape. The first error sticks:
-// later calls return -1 and add nothing, so a pass builds a whole subgraph and checks status() once.
+// later calls return -1 and add nothing, so a pass builds a whole subgraph and checks status()
+// once.
 class Builder {
  public:
   explicit Builder(Graph& graph) : graph_(graph) {}
@@ -50,9 +52,9 @@ class Builder {
   Status status_;
 };
 
-// Rebuilds `graph` in order. For each old node, `rewrite` gets the builder over the new graph, the old
-// node and its operands' new indices; it returns the new node that replaces it, or -1 to copy the node
-// unchanged. Then outputs are renumbered, dead nodes removed and shapes inferred again.
+// Rebuilds `graph` in order. For each old node, `rewrite` gets the builder over the new graph, the
+// old node and its operands' new indices; it returns the new node that replaces it, or -1 to copy
+// the node unchanged. Then outputs are renumbered, dead nodes removed and shapes inferred again.
 using NodeRewrite =
     std::function<int(Builder& b, const Graph& old, int node, const std::vector<int>& inputs)>;
 Status RewriteGraph(Graph& graph, const NodeRewrite& rewrite);
@@ -81,7 +83,8 @@ int WeightAxisPos(int rank, bool transposed, WeightLayout layout, int logical_ax
 const ConvAttrs& AttrsOfConv(const Node& node);
 
 // A depthwise weight in the multiplier representation, reshaped into the groups one (same memory).
-// `node` is the conv reading it; returns the new weight's index (or `w` when there is nothing to do).
+// `node` is the conv reading it; returns the new weight's index (or `w` when there is nothing to
+// do).
 int GroupsWeight(Builder& b, const ConvAttrs& a, int w);
 
 // ConvProblemOf for a pass under construction: on error the builder fails and the result is empty.
@@ -103,7 +106,7 @@ Status CancelInverseTransforms(Graph& graph);
 // ---- the passes' configurable bodies (the buggy variants call them with a bug switched on) ------
 
 struct LowerConv1dOptions {
-  bool stride_dilation_on_unit_axis = false;  // tvm-6203
+  bool stride_dilation_on_unit_axis = false;   // tvm-6203
   bool drop_transpose_output_padding = false;  // tvm-7912
 };
 Status LowerConv1dWith(Graph& graph, const LowerConv1dOptions& options);

@@ -40,8 +40,7 @@ Status SplitGroups(Graph& graph) {
     std::vector<int> parts;
     if (n.op == OpKind::kConvBackwardWeight) {
       for (int64_t gi = 0; gi < g; ++gi)
-        parts.push_back(
-            b.Op(n.op, {group_part(in[0], cpos, gi), group_part(in[1], cpos, gi)}, c));
+        parts.push_back(b.Op(n.op, {group_part(in[0], cpos, gi), group_part(in[1], cpos, gi)}, c));
       return b.Concat(parts, WeightAxisPos(r, false, a.weight_layout, 0));
     }
     const int w = GroupsWeight(b, a, in[1]);

@@ -1,14 +1,16 @@
 // The passes keep a graph's outputs bit for bit on the exact fill (every partial sum is an integer
 // below 2^24, so any summation order and any number of added zeros give the same floats), keep
 // their structural promises, and the buggy variants differ exactly where the original bugs did.
+#include "kernels/graph/passes.h"
+
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <map>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,7 +20,6 @@
 #include "generators/problem_gen.h"
 #include "kernels/direct_conv.h"
 #include "kernels/graph/interpreter.h"
-#include "kernels/graph/passes.h"
 
 namespace convparity {
 namespace {
@@ -61,8 +62,7 @@ Built Build(const ConvProblem& p, Direction d, bool multiplier, uint64_t seed,
     b.vars["w"] = Memory(in.weight, weight, forward.node(VarNamed(forward, "w")).shape);
   if (!in.bias.values.empty()) b.vars["b"] = in.bias;
   if (!in.grad_output.values.empty())
-    b.vars["grad_output"] =
-        Memory(in.grad_output, data, MemoryShape(p.output_shape(), data));
+    b.vars["grad_output"] = Memory(in.grad_output, data, MemoryShape(p.output_shape(), data));
   if (d == Direction::kForward) {
     b.graph = forward;
   } else {
@@ -255,7 +255,8 @@ Graph Chain(bool transposed_middle) {
   Graph g;
   auto weight = [&](const std::string& name, Shape s) {
     HostTensor t{s, std::vector<float>(static_cast<size_t>(NumElements(s)))};
-    for (size_t i = 0; i < t.values.size(); ++i) t.values[i] = static_cast<float>(int(i * 7 % 3) - 1);
+    for (size_t i = 0; i < t.values.size(); ++i)
+      t.values[i] = static_cast<float>(int(i * 7 % 3) - 1);
     return g.AddConst(name, t);
   };
   const int x = g.AddVar("x", {1, 2, 9, 8});
@@ -323,7 +324,8 @@ TEST(FoldConstants, EvaluatesAllConstantSubgraphs) {
   ASSERT_TRUE(InferShapes(g).ok());
   ASSERT_TRUE(FoldConstants(g).ok());
   EXPECT_EQ(g.CountOps(OpKind::kTranspose), 0);
-  const Result<std::vector<HostTensor>> r = Interpret(g, {{"x", HostTensor{{3, 2}, {0, 0, 0, 0, 0, 0}}}});
+  const Result<std::vector<HostTensor>> r =
+      Interpret(g, {{"x", HostTensor{{3, 2}, {0, 0, 0, 0, 0, 0}}}});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ((*r)[0].values, (std::vector<float>{1, 4, 2, 5, 3, 6}));
 }
@@ -384,8 +386,7 @@ RC_GTEST_PROP(BuggyPasses, GradientAsTvm9465AgreesOffItsTriggerBitwise, ()) {
   const Direction d = *rc::gen::elementOf(kDirections);
   RC_PRE(d != Direction::kForward && ChooseExactRange(p, d).exact);
   const bool trigger = d == Direction::kBackwardData && !p.transposed && p.groups > 1 &&
-                       p.in_channels / p.groups > 1 &&
-          p.out_channels / p.groups > 1;
+                       p.in_channels / p.groups > 1 && p.out_channels / p.groups > 1;
   RC_PRE(!trigger);
   const bool multiplier = *rc::gen::arbitrary<bool>();
   const uint64_t seed = *rc::gen::arbitrary<uint32_t>();
@@ -404,7 +405,8 @@ struct TriggerCase {
 TEST(BuggyPasses, EachDiffersOnItsTriggerConfiguration) {
   const TriggerCase cases[] = {
       {"legalize@tvm-9954", "2d_g2_ic4_oc6_i5x5_k3x3", Direction::kBackwardWeight, false},
-      {"legalize@tvm-9954", "2d_g2_ic4_oc6_i7x6_k3x2_s2x1_d1x2_p1x0", Direction::kBackwardWeight, false},
+      {"legalize@tvm-9954", "2d_g2_ic4_oc6_i7x6_k3x2_s2x1_d1x2_p1x0", Direction::kBackwardWeight,
+       false},
       {"lower_conv1d@tvm-6203", "1d_ic2_oc2_i9_k3_s2", Direction::kForward, false},
       {"lower_conv1d@tvm-6203", "1d_ic2_oc2_i9_k3_d2", Direction::kForward, false},
       {"lower_conv1d@tvm-7912", "t1d_ic2_oc2_i4_k3_s2_op1", Direction::kForward, false},
@@ -451,8 +453,7 @@ TEST(BuggyPasses, DifferOnMostRandomProblemsThatTakeTheirWrongPath) {
         differed += !pass.run(g).ok() || !SameBits(*Interpret(g, b.vars), want);
       }
       if (d == Direction::kBackwardData && !p.transposed && p.groups > 1 &&
-          p.in_channels / p.groups > 1 &&
-          p.out_channels / p.groups > 1) {
+          p.in_channels / p.groups > 1 && p.out_channels / p.groups > 1) {
         const Built wrong = Build(p, d, i % 2 == 0, i, GradientAsTvm9465);
         auto& [took, differed] = counts["gradient@tvm-9465"];
         ++took;
