@@ -35,6 +35,7 @@ class Decoder : public Chooser {
   Decoder(const uint8_t* data, size_t size) : reader_(data, size) {}
   int64_t Int(int64_t lo, int64_t hi, int64_t, const char*) override { return reader_.Int(lo, hi); }
   uint64_t U64(uint64_t) override { return reader_.U64(); }
+  size_t consumed() const { return reader_.consumed(); }
 
  private:
   ByteReader reader_;
@@ -259,9 +260,12 @@ int64_t ByteReader::Int(int64_t lo, int64_t hi) {
 
 uint64_t ByteReader::U64() { return Raw(8); }
 
-ConvCase DecodeCase(const uint8_t* data, size_t size, const ByteDecoderOptions& options) {
+ConvCase DecodeCase(const uint8_t* data, size_t size, const ByteDecoderOptions& options,
+                    size_t* consumed) {
   Decoder decoder(data, size);
-  return Build(decoder, ConvCase{}, options);
+  ConvCase c = Build(decoder, ConvCase{}, options);
+  if (consumed != nullptr) *consumed = decoder.consumed();
+  return c;
 }
 
 Result<std::string> EncodeCase(const ConvCase& c, const ByteDecoderOptions& options) {

@@ -50,8 +50,10 @@ class ByteReader {
 int ChoiceBytes(uint64_t span);
 
 // Total: any bytes give a case whose problem passes Validate() and the caps of `options`, with a
-// SUT from options.suts, expect = parity, no note and no transform.
-ConvCase DecodeCase(const uint8_t* data, size_t size, const ByteDecoderOptions& options);
+// SUT from options.suts, expect = parity, no note and no transform. `consumed` (may be null)
+// receives how many bytes the case took, so that a caller can read more choices after it.
+ConvCase DecodeCase(const uint8_t* data, size_t size, const ByteDecoderOptions& options,
+                    size_t* consumed = nullptr);
 inline ConvCase DecodeCase(const std::string& bytes, const ByteDecoderOptions& options) {
   return DecodeCase(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), options);
 }

@@ -88,6 +88,8 @@ int Builder::Const(const std::string& name, HostTensor value) {
 }
 
 Status RewriteGraph(Graph& graph, const NodeRewrite& rewrite) {
+  // The rewrites read attributes by their op's type: a malformed graph must stop here.
+  CP_RETURN_IF_ERROR(InferShapes(graph));
   Graph out;
   Builder b(out);
   std::vector<int> index(graph.nodes.size(), -1);

@@ -93,7 +93,11 @@ RC_GTEST_PROP(ByteDecoder, DecodeOfEncodeIsIdentityOnGeneratedCases, ()) {
   const ByteDecoderOptions o = GeneratorOptions();
   const Result<std::string> bytes = EncodeCase(c, o);
   RC_ASSERT(bytes.ok());  // a failure prints the field and the rule
-  RC_ASSERT(DecodeCase(*bytes, o) == c);
+  size_t consumed = 0;
+  const std::string with_more = *bytes + "trailing choices";
+  RC_ASSERT(DecodeCase(reinterpret_cast<const uint8_t*>(with_more.data()), with_more.size(), o,
+                       &consumed) == c);
+  RC_ASSERT(consumed == bytes->size());  // what follows is left to the caller (fuzz_transforms)
 }
 
 // Decoding is also a way to draw cases: flipping any one byte of an encoded case still gives a

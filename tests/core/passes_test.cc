@@ -333,6 +333,17 @@ TEST(FoldConstants, EvaluatesAllConstantSubgraphs) {
   EXPECT_EQ((*r)[0].values, (std::vector<float>{1, 4, 2, 5, 3, 6}));
 }
 
+TEST(Passes, AMalformedGraphIsAnErrorNotACrash) {
+  Graph g = ForwardGraph(Problem("2d_ic2_oc2_i4x4_k3x3"));
+  g.node(g.outputs[0]).attrs =
+      PermuteAttrs{{0, 1, 2, 3}, "", ""};  // a conv without conv attributes
+  for (const PassInfo& pass : AllPasses()) {
+    Graph t = g;
+    EXPECT_EQ(pass.run(t).code(), StatusCode::kInvalid) << pass.name;
+  }
+  EXPECT_EQ(Gradient(g, {"x"}).status().code(), StatusCode::kInvalid);
+}
+
 // ---- buggy variants: wrong on their trigger, the correct pass elsewhere ----------------------
 
 bool AnyNode(const Graph& g, const std::function<bool(const Node&, const ConvAttrs&)>& f) {

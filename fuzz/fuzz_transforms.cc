@@ -1,0 +1,183 @@
+// libFuzzer target over the graph transforms (kernels/graph/passes.h): bytes → a case (the byte
+// decoder, as fuzz_parity reads it, so its seeds serve here too) → the case's graph (ForwardGraph,
+// or its Gradient for a backward direction) → a pipeline of passes → both graphs interpreted on our
+// kernels with exact fill. They must agree bitwise (every partial sum is exact, so no summation
+// order can excuse a difference), every pass must succeed, keep shapes and keep its structural
+// promise. No oracle: the untransformed graph is the reference, which makes this target fast.
+//
+// Bytes after the case: whether the weights are frozen into constants (what fold_constants and
+// convert_layout work on), the pipeline's length (1–4) and its passes, each by index. The passes
+// are the correct ones; $CONVPARITY_FUZZ_PASSES (comma-separated names, buggy variants such as
+// lower_conv1d@tvm-7912 included) picks others, to hunt a reproduced bug. A finding is printed,
+// written as a `transform:<pipeline>` case into $CONVPARITY_FUZZ_OUT/corpus, and aborts.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/descriptor.h"
+#include "core/graph.h"
+#include "generators/byte_decoder.h"
+#include "generators/fill.h"
+#include "harness/files.h"
+#include "harness/fuzz_support.h"
+#include "kernels/graph/interpreter.h"
+#include "kernels/graph/passes.h"
+
+namespace convparity {
+namespace {
+
+constexpr int kMaxPipeline = 4;
+
+struct Target {
+  ByteDecoderOptions options;
+  std::vector<const PassInfo*> passes;
+  std::string out;
+};
+
+[[noreturn]] void Die(const std::string& message) {
+  std::fprintf(stderr, "fuzz_transforms: %s\n", message.c_str());
+  std::exit(2);
+}
+
+Target& TheTarget() {
+  static Target* target = [] {
+    auto* t = new Target;
+    Result<ByteDecoderOptions> options = FuzzDecoderOptions();
+    if (!options.ok()) Die(options.status().message());
+    t->options = *options;
+    const char* names = std::getenv("CONVPARITY_FUZZ_PASSES");
+    if (names != nullptr && names[0] != '\0') {
+      std::string list = names;
+      for (size_t start = 0; start <= list.size();) {
+        size_t comma = list.find(',', start);
+        if (comma == std::string::npos) comma = list.size();
+        const PassInfo* pass = FindPass(list.substr(start, comma - start));
+        if (pass == nullptr) Die("CONVPARITY_FUZZ_PASSES: unknown pass in '" + list + "'");
+        t->passes.push_back(pass);
+        start = comma + 1;
+      }
+    } else {
+      for (const PassInfo& pass : AllPasses())
+        if (pass.name.find('@') == std::string::npos) t->passes.push_back(&pass);
+    }
+    t->out = FuzzOutDir();
+    return t;
+  }();
+  return *target;
+}
+
+// The vars of `g` bound to the case's filled inputs, in the problem's memory layouts (a var's
+// shape is its tensor in memory order). A var the direction does not read is bound to zeros.
+GraphBindings Bind(const Graph& g, const ConvProblem& p, const CaseInputs& in) {
+  GraphBindings vars;
+  for (const Node& n : g.nodes) {
+    if (n.op != OpKind::kVar) continue;
+    const HostTensor* logical = n.name == "x"             ? &in.input
+                                : n.name == "w"           ? &in.weight
+                                : n.name == "b"           ? &in.bias
+                                : n.name == "grad_output" ? &in.grad_output
+                                                          : nullptr;
+    const std::vector<int> order = n.name == "w" ? WeightMemoryOrder(p)
+                                   : n.name == "b" ? std::vector<int>{0}
+                                                   : DataMemoryOrder(p);
+    HostTensor t{n.shape, {}};
+    t.values = logical != nullptr && !logical->values.empty()
+                   ? ToMemoryOrder(*logical, order)
+                   : std::vector<float>(static_cast<size_t>(NumElements(n.shape)), 0.0f);
+    vars[n.name] = std::move(t);
+  }
+  return vars;
+}
+
+// Frozen weights: the weight (and bias) vars become constants holding their bound values.
+void Freeze(Graph& g, GraphBindings& vars) {
+  for (Node& n : g.nodes) {
+    if (n.op != OpKind::kVar || (n.name != "w" && n.name != "b")) continue;
+    n.op = OpKind::kConst;
+    n.value = vars[n.name];
+    vars.erase(n.name);
+  }
+}
+
+[[noreturn]] void Finding(const Target& t, const ConvCase& c, const std::vector<std::string>& steps,
+                          bool frozen, const std::string& what) {
+  std::string pipeline;
+  for (const std::string& s : steps) pipeline += (pipeline.empty() ? "" : ",") + s;
+  ConvCase found = c;
+  found.sut = "transform:" + pipeline;
+  found.fill = Fill::kExact;
+  Result<std::string> path = WriteCaseFile(t.out + "/corpus", found);
+  std::fprintf(stderr, "fuzz_transforms: %s %s%s: %s\n  case %s\n",
+               CaseDescriptor(c.problem, c.direction).c_str(), found.sut.c_str(),
+               frozen ? " (weights frozen)" : "", what.c_str(),
+               path.ok() ? path->c_str() : path.status().message().c_str());
+  std::fflush(stderr);
+  std::abort();
+}
+
+}  // namespace
+}  // namespace convparity
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  convparity::TheTarget();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace convparity;
+  const Target& t = TheTarget();
+  size_t used = 0;
+  ConvCase c = DecodeCase(data, size, t.options, &used);
+  ByteReader rest(data + std::min(used, size), size - std::min(used, size));
+  const ConvProblem& p = c.problem;
+  const Direction d = c.direction;
+  if (!ChooseExactRange(p, d).exact) return 0;  // bitwise equality needs exact sums
+  const bool freeze = rest.Int(0, 1) == 1 && d != Direction::kBackwardWeight;
+  std::vector<const PassInfo*> pipeline(static_cast<size_t>(rest.Int(1, kMaxPipeline)));
+  for (const PassInfo*& pass : pipeline)
+    pass = t.passes[static_cast<size_t>(rest.Int(0, static_cast<int64_t>(t.passes.size()) - 1))];
+
+  // The depthwise multiplier representation is what canonicalize_depthwise rewrites.
+  const Graph forward = ForwardGraph(p, /*multiplier_weight=*/c.seed % 2 == 1);
+  std::vector<std::string> steps;
+  Graph original = forward;
+  if (d != Direction::kForward) {
+    steps.push_back("gradient");
+    Result<Graph> grad = Gradient(forward, {d == Direction::kBackwardData ? "x" : "w"});
+    if (!grad.ok()) Finding(t, c, steps, freeze, "gradient failed: " + grad.status().message());
+    original = *grad;
+  }
+  const CaseInputs inputs = FillInputs(p, d, Fill::kExact, c.seed);
+  GraphBindings vars = Bind(original, p, inputs);
+  if (freeze) Freeze(original, vars);
+  if (Status st = InferShapes(original); !st.ok())
+    Finding(t, c, steps, freeze, "the starting graph is malformed: " + st.message());
+
+  Graph g = original;
+  for (const PassInfo* pass : pipeline) {
+    steps.push_back(pass->name);
+    const Graph before = g;
+    if (Status st = pass->run(g); !st.ok()) Finding(t, c, steps, freeze, "failed: " + st.message());
+    if (Status st = InferShapes(g); !st.ok())
+      Finding(t, c, steps, freeze, "left a malformed graph: " + st.message());
+    if (Status st = pass->check_promise(before, g); !st.ok())
+      Finding(t, c, steps, freeze, "broke its promise: " + st.message());
+  }
+  Result<std::vector<HostTensor>> want = Interpret(original, vars);
+  if (!want.ok()) Finding(t, c, {}, freeze, "the original graph fails: " + want.status().message());
+  Result<std::vector<HostTensor>> got = Interpret(g, vars);
+  if (!got.ok()) Finding(t, c, steps, freeze, "the result fails: " + got.status().message());
+  if (got->size() != want->size()) Finding(t, c, steps, freeze, "another number of outputs");
+  for (size_t k = 0; k < want->size(); ++k) {
+    const HostTensor &a = (*want)[k], &b = (*got)[k];
+    if (a.shape != b.shape)
+      Finding(t, c, steps, freeze,
+              "output shape " + ShapeText(b.shape) + ", expected " + ShapeText(a.shape));
+    if (std::memcmp(a.values.data(), b.values.data(), a.values.size() * sizeof(float)) != 0)
+      Finding(t, c, steps, freeze, "the result differs from the untransformed graph's");
+  }
+  return 0;
+}
