@@ -160,6 +160,36 @@ TEST(Gradient, NamesWhatItCannotDo) {
   EXPECT_EQ(Gradient(g, {"x"}).status().code(), StatusCode::kInvalid);
 }
 
+TEST(Gradient, TakesTheOtherConvKindOverTheSameWeightAndTheLargeSideFirst) {
+  const Graph conv = ForwardGraph(Problem("2d_g2_ic4_oc6_i6x5_k3x3_s2x2"));
+  const Graph deconv = ForwardGraph(Problem("t2d_g2_ic4_oc6_i3x3_k3x3_s2x2_op1x0"));
+  struct Want {
+    const Graph* forward;
+    const char* wrt;
+    OpKind op;
+    std::vector<std::string> operands;
+    WeightLayout layout;
+  } const cases[] = {
+      {&conv, "x", OpKind::kConvTranspose, {"grad_output", "w"}, WeightLayout::kIO},
+      {&deconv, "x", OpKind::kConv, {"grad_output", "w"}, WeightLayout::kOI},
+      {&conv, "w", OpKind::kConvBackwardWeight, {"x", "grad_output"}, WeightLayout::kOI},
+      {&deconv, "w", OpKind::kConvBackwardWeight, {"grad_output", "x"}, WeightLayout::kOI},
+  };
+  for (const Want& c : cases) {
+    Result<Graph> g = Gradient(*c.forward, {c.wrt});
+    ASSERT_TRUE(g.ok()) << g.status().message();
+    const Node& out = g->node(g->outputs[0]);
+    ASSERT_EQ(out.op, c.op);
+    for (size_t k = 0; k < c.operands.size(); ++k)
+      EXPECT_EQ(g->node(out.inputs[k]).name, c.operands[k]);
+    EXPECT_EQ(std::get<ConvAttrs>(out.attrs).weight_layout, c.layout);
+  }
+  // conv's output size is not a bijection: x's 6 rows need output_padding 1 (5 rows would do too).
+  const Node& dx = Gradient(conv, {"x"})->node(Gradient(conv, {"x"})->outputs[0]);
+  EXPECT_EQ(std::get<ConvAttrs>(dx.attrs).output_padding[0], 1);
+  EXPECT_EQ(std::get<ConvAttrs>(dx.attrs).output_padding[1], 0);
+}
+
 // ---- every pass, every direction, and pipelines ------------------------------------------
 
 RC_GTEST_PROP(Passes, EveryPassKeepsOutputsBitwiseAndItsPromise, ()) {
@@ -248,6 +278,24 @@ TEST(Passes, EdgeConfigurationsKeepOutputsBitwiseInEveryDirection) {
       }
     }
   }
+}
+
+TEST(Legalize, BuildsTheTvmSchemeOfPrimitiveOps) {
+  const ConvProblem p = Problem("2d_g2_mb2_ic4_oc6_i7x6_k3x2_s2x1_d1x2_pb1x0_pe0x1_nhwc_hwio");
+  Graph g = Build(p, Direction::kBackwardWeight, false, 3).graph;
+  ASSERT_TRUE(Legalize(g).ok());
+  EXPECT_EQ(g.CountOps(OpKind::kConvBackwardWeight), 0);
+  EXPECT_EQ(g.CountOps(OpKind::kTile), 1);
+  EXPECT_EQ(g.CountOps(OpKind::kConv), 1);
+  EXPECT_EQ(g.CountOps(OpKind::kSum), 1);
+  EXPECT_GE(g.CountOps(OpKind::kStridedSlice), 1);  // K' > k: the extra x rows
+  for (const Node& n : g.nodes)
+    if (n.op == OpKind::kConv) {
+      const ConvAttrs& a = std::get<ConvAttrs>(n.attrs);
+      EXPECT_EQ(a.groups, 2 * 4);   // one group per (image, input channel)
+      EXPECT_EQ(a.stride[1], 2);    // the dilation …
+      EXPECT_EQ(a.dilation[0], 2);  // … and the stride swap places
+    }
 }
 
 // ---- convert_layout + fold_constants on chains ----------------------------------------------
