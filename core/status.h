@@ -14,6 +14,7 @@ enum class StatusCode {
   kUnsupported,  // legal, but a system under test declines it (verdict: skipped)
   kLimit,        // over a configured size limit (user error, exit 2)
   kInternal,     // a bug of the harness (exit 3)
+  kBrokenPromise,  // a transform kept the graph's meaning but not its structural promise
 };
 
 class Status {

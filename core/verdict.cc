@@ -13,6 +13,7 @@ const char* VerdictName(Verdict v) {
     case Verdict::kInvalid: return "invalid";
     case Verdict::kCrashed: return "crashed";
     case Verdict::kHung: return "hung";
+    case Verdict::kBrokenPromise: return "broken_promise";
   }
   return "?";
 }

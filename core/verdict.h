@@ -19,13 +19,15 @@ enum class Verdict {
   kInvalid,        // not a legal convolution
   kCrashed,        // the SUT died on a signal or returned an error
   kHung,           // the SUT did not finish within the time limit
+  kBrokenPromise,  // a transform pipeline broke a pass's structural promise (kernels/graph/passes.h)
 };
+constexpr Verdict kLastVerdict = Verdict::kBrokenPromise;  // for loops over every verdict
 
 const char* VerdictName(Verdict v);  // passed, failed, shape_mismatch, unwritten, …
 // A discrepancy is what a campaign reports and shrinks.
 inline bool IsDiscrepancy(Verdict v) {
   return v == Verdict::kFailed || v == Verdict::kShapeMismatch || v == Verdict::kUnwritten ||
-         v == Verdict::kCrashed || v == Verdict::kHung;
+         v == Verdict::kCrashed || v == Verdict::kHung || v == Verdict::kBrokenPromise;
 }
 
 // What judging found (harness/judge.h computes it).

@@ -17,6 +17,7 @@
 #include "harness/case_runner.h"
 #include "harness/shrink_search.h"
 #include "harness/sut_registry.h"
+#include "harness/transform_sut.h"
 #include "reports/report_json.h"
 
 namespace convparity {
@@ -121,6 +122,7 @@ class Campaign {
       int64_t index;
       DrawnCase drawn;
       ConvCase c;
+      std::vector<std::string> suts;
     };
     std::deque<InFlight> in_flight;
     struct Found {
@@ -131,10 +133,11 @@ class Campaign {
     std::vector<Found> found;
     auto complete_oldest = [&] {
       const std::vector<CaseOutcome> outcomes = runner->Next();
-      Record(in_flight.front().c, outcomes);
-      for (size_t k = 0; k < suts_.size(); ++k)
+      const std::vector<std::string>& suts = in_flight.front().suts;
+      Record(in_flight.front().c, suts, outcomes);
+      for (size_t k = 0; k < suts.size() && k < outcomes.size(); ++k)
         if (IsDiscrepancy(outcomes[k].verdict))
-          found.push_back({in_flight.front(), suts_[k], outcomes[k]});
+          found.push_back({in_flight.front(), suts[k], outcomes[k]});
       in_flight.pop_front();
     };
     for (;;) {
@@ -143,8 +146,10 @@ class Campaign {
         const DrawnCase drawn = Draw(i);
         const ConvCase c{drawn.problem.value(), drawn.direction, "", drawn.fill, drawn.seed};
         AddGenerateTime(std::chrono::duration<double>(Clock::now() - t0).count());
-        runner->Submit(c, suts_);
-        in_flight.push_back({i, drawn, c});
+        std::vector<std::string> suts =
+            CampaignCaseSuts(suts_, o_.suts.empty(), o_.seed, i);  // + a random pipeline
+        runner->Submit(c, suts);
+        in_flight.push_back({i, drawn, c, std::move(suts)});
       }
       if (in_flight.empty()) break;
       complete_oldest();
@@ -165,12 +170,13 @@ class Campaign {
     summary_.time.generate += seconds;
   }
 
-  void Record(const ConvCase& c, const std::vector<CaseOutcome>& outcomes) {
+  void Record(const ConvCase& c, const std::vector<std::string>& suts,
+              const std::vector<CaseOutcome>& outcomes) {
     std::lock_guard<std::mutex> lock(mu_);
     ++generated_;
-    for (size_t k = 0; k < outcomes.size(); ++k) {
+    for (size_t k = 0; k < outcomes.size() && k < suts.size(); ++k) {
       ConvCase checked = c;
-      checked.sut = suts_[k];
+      checked.sut = suts[k];
       summary_.Count(checked, outcomes[k], /*count_shared_time=*/k == 0);
     }
   }

@@ -123,6 +123,8 @@ CaseOutcome RunPrepared(const PreparedCase& prep, ConvSut& sut) {
   out.timing.sut = clock.Lap();
   if (run.status.code() == StatusCode::kUnsupported)
     return Ended(Verdict::kSkipped, run.status.message());
+  if (run.status.code() == StatusCode::kBrokenPromise)
+    return Ended(Verdict::kBrokenPromise, sut.name() + " broke a promise: " + run.status.message());
   if (!run.status.ok())
     return Ended(Verdict::kCrashed, sut.name() + " returned an error: " + run.status.message());
 

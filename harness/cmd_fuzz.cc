@@ -8,6 +8,7 @@
 #include "harness/commands.h"
 #include "harness/files.h"
 #include "harness/tool_info.h"
+#include "harness/transform_sut.h"
 #include "oracles/torch_oracle.h"
 #include "reports/json_values.h"
 #include "reports/report_json.h"
@@ -44,7 +45,9 @@ int RunFuzz(const CommonFlags& f) {
   const std::string corpus = f.corpus.empty() ? f.out + "/corpus" : f.corpus;
   Status io_error;
   CampaignHooks hooks;
-  hooks.on_new_bucket = [&](const Finding& finding) {
+  hooks.on_new_bucket = [&](const Finding& found) {
+    Finding finding = found;
+    AddTransformGraphs(finding);  // a transform finding's report and case show its graphs
     Result<std::string> case_path = WriteCaseFile(corpus, finding.minimized);
     if (!case_path.ok()) io_error = case_path.status();
     const std::string report_path = f.out + "/reports/" + ReportFileName(finding);

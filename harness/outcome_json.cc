@@ -38,7 +38,7 @@ ElementReport ElementFromJson(const nlohmann::json& j) {
 }  // namespace
 
 Result<Verdict> ParseVerdict(const std::string& name) {
-  for (int v = 0; v <= static_cast<int>(Verdict::kHung); ++v)
+  for (int v = 0; v <= static_cast<int>(kLastVerdict); ++v)
     if (name == VerdictName(static_cast<Verdict>(v))) return static_cast<Verdict>(v);
   return Status::Invalid("unknown verdict '" + name + "'");
 }

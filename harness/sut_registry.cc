@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "harness/plugin/plugin_sut.h"
+#include "harness/transform_sut.h"
 #include "kernels/direct_conv.h"
 #include "kernels/known_bugs/known_bugs.h"
 #include "oracles/torch_f32_sut.h"
@@ -21,6 +22,7 @@ const SumOrder kOurOrders[] = {SumOrder::kSequential, SumOrder::kReverse, SumOrd
 std::vector<std::string> OurSutNames() {
   std::vector<std::string> names;
   for (SumOrder o : kOurOrders) names.push_back(DirectConv(o).name());
+  for (const std::string& t : DefaultTransformSuts()) names.push_back(t);
   return names;
 }
 
@@ -29,8 +31,14 @@ std::vector<std::pair<std::string, std::string>> ListSuts() {
   for (SumOrder o : kOurOrders)
     all.emplace_back(DirectConv(o).name(), std::string("direct convolution, terms added in ") +
                                                SumOrderName(o) + " order");
+  for (const std::string& t : DefaultTransformSuts())
+    all.emplace_back(t, "a transform pipeline run on our kernels (any passes below, comma-separated)");
+  for (const auto& [pass, what] : ListTransforms())
+    all.emplace_back(kTransformSutPrefix + pass, what);
   for (const std::string& id : KnownBugIds())
     all.emplace_back(kKnownBugPrefix + id, FindKnownBug(id)->summary);
+  for (const TransformBug& bug : TransformBugs())
+    all.emplace_back(kKnownBugPrefix + bug.id, bug.summary + " (transform:" + bug.pipeline + ")");
   for (const std::string& name : TorchF32SutNames())
     all.emplace_back(
         name, "ATen's own float32 convolution (" +
@@ -49,7 +57,10 @@ Result<std::unique_ptr<ConvSut>> MakeSut(const std::string& name) {
   if (name.rfind(kKnownBugPrefix, 0) == 0) {
     std::unique_ptr<ConvSut> bug = MakeKnownBug(name.substr(std::string(kKnownBugPrefix).size()));
     if (bug) return bug;
+    const std::string transform = TransformSutOf(name);
+    if (!transform.empty()) return MakeTransformSut(transform, name);
   }
+  if (IsTransformSutName(name)) return MakeTransformSut(name);
   if (std::unique_ptr<ConvSut> aten = MakeTorchF32Sut(name)) return aten;
   if (name.rfind(kPluginSutPrefix, 0) == 0)
     return LoadPluginSut(name.substr(std::strlen(kPluginSutPrefix)));

@@ -145,6 +145,10 @@ json ReportJson(const Finding& f, const ToolInfo& tool, const std::string& case_
                  {"shrink_steps", f.shrink_steps},
                  {"repro", repro},
                  {"python", PythonSnippet(m)}};
+  if (!f.graph_before.empty() || !f.graph_after.empty())
+    report["transform"] = {{"pipeline", f.transform_pipeline},
+                           {"graph_before", f.graph_before},
+                           {"graph_after", f.graph_after}};
   MakeValidUtf8(&report);  // reasons and names may come from a plugin: any bytes
   return report;
 }

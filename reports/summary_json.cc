@@ -53,7 +53,7 @@ std::string ShardText(int index, int count) {
 
 std::vector<std::string> VerdictNames() {
   std::vector<std::string> names;
-  for (int v = 0; v <= static_cast<int>(Verdict::kHung); ++v)
+  for (int v = 0; v <= static_cast<int>(kLastVerdict); ++v)
     names.push_back(VerdictName(static_cast<Verdict>(v)));
   return names;
 }

@@ -89,10 +89,25 @@ expect 1 killed-corpus-replays -- "$cp" check "$tmp/killed/corpus"
 if /usr/bin/python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/killed/summary.json" 2>/dev/null; then
   passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL killed-summary-parses"; fi
 
+# Transforms: a buggy pass found by a campaign; its report carries the graphs before and after the
+# pipeline, its case replays; the correct pass agrees; an unknown pass is a one-line error.
+expect 1 fuzz-transform -- "$cp" fuzz --sut known-bug:tvm-9954 --direction bwd_weight --cases 60 --seed 5 --out "$tmp/trun" --quiet
+treport=$(ls "$tmp"/trun/reports/*.json 2>/dev/null | head -1)
+contains "${treport:-/dev/null}" '"graph_after"' transform-report-has-graphs
+contains "${treport:-/dev/null}" 'legalize@tvm-9954' transform-report-names-the-pass
+expect 1 transform-repro -- "$cp" repro "$(ls "$tmp"/trun/corpus/*.json | head -1)"
+expect 0 transform-correct -- "$cp" repro 'bwd_weight:2d_g2_ic4_oc4_i5x5_k3x3' --sut transform:gradient,legalize
+expect 1 transform-promise -- "$cp" repro 'fwd:2d_ic2_oc2_i5x5_k3x3' --sut known-bug:tvm-layout-fold
+contains "$tmp/out" 'broken_promise' transform-promise-verdict
+expect 2 transform-unknown-pass -- "$cp" repro 'fwd:2d_ic1_oc1_i3_k1' --sut transform:no_such_pass
+one_line_error transform-unknown-pass
+
 # Every file a run wrote validates against its schema (with Debian's python3-jsonschema).
 py=/usr/bin/python3
 if $py -c 'import jsonschema' 2>/dev/null; then
   expect 0 schema-report -- $py "$src/reports/schema/validate.py" "$src/reports/schema/report.schema.json" "$tmp"/run/reports/*.json
+  expect 0 schema-transform-report -- $py "$src/reports/schema/validate.py" "$src/reports/schema/report.schema.json" "$tmp"/trun/reports/*.json
+  expect 0 schema-transform-case -- $py "$src/reports/schema/validate.py" "$src/reports/schema/case.schema.json" "$tmp"/trun/corpus/*.json
   expect 0 schema-case -- $py "$src/reports/schema/validate.py" "$src/reports/schema/case.schema.json" "$tmp"/run/corpus/*.json
   expect 0 schema-summary -- $py "$src/reports/schema/validate.py" "$src/reports/schema/summary.schema.json" "$tmp/run/summary.json" "$tmp/check-summary.json"
 else

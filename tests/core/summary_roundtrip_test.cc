@@ -27,7 +27,8 @@ const ToolInfo kTool{"0.1.0", "2.3.0", "cpu (native, no oneDNN)"};
 
 const std::vector<std::string> kVerdicts{"passed",    "failed",     "shape_mismatch",
                                          "unwritten", "mistrusted", "skipped",
-                                         "invalid",   "crashed",    "hung"};
+                                         "invalid",   "crashed",    "hung",
+                                         "broken_promise"};
 const std::vector<std::string> kDirections{"fwd", "bwd_data", "bwd_weight"};
 
 // Names as files hold them: plain, with '/' and ':' (plugin paths), quotes, and non-ASCII text.

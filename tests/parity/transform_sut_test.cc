@@ -1,0 +1,201 @@
+// Transform pipelines as systems under test (harness/transform_sut.h): every correct pass keeps the
+// meaning of the graph it rewrites, checked against the float64 oracle in all three directions and
+// in exact and random mode; broken promises and the historical transform bugs are caught.
+#include "harness/transform_sut.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include "core/descriptor.h"
+#include "generators/problem_gen.h"
+#include "harness/check_case.h"
+#include "harness/sut_registry.h"
+#include "kernels/graph/passes.h"
+#include "reports/report_json.h"
+
+namespace convparity {
+namespace {
+
+std::vector<std::string> CorrectPasses() {
+  std::vector<std::string> names;
+  for (const PassInfo& p : AllPasses())
+    if (p.name.find('@') == std::string::npos) names.push_back(p.name);
+  return names;
+}
+
+std::unique_ptr<ConvSut> Make(const std::string& name) {
+  Result<std::unique_ptr<ConvSut>> sut = MakeSut(name);
+  if (!sut.ok()) {
+    ADD_FAILURE() << sut.status().message();
+    return nullptr;
+  }
+  return std::move(sut).value();
+}
+
+// Checks one generated problem through `sut_name` in exact mode and one random distribution.
+void ExpectParity(const std::string& sut_name, Direction d) {
+  ProblemSpace space;
+  space.max_macs = 50000;  // transforms multiply the work (split_groups, legalize, transpose_to_conv)
+  const ConvProblem p = *GenProblem(space);
+  const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
+  Result<std::unique_ptr<ConvSut>> sut = MakeSut(sut_name);
+  RC_ASSERT(sut.ok());
+  RC_CLASSIFY(p.transposed, "transposed");
+  RC_CLASSIFY(p.groups > 1, "grouped");
+  RC_CLASSIFY(p.depthwise() && p.depth_multiplier() > 1, "multiplier>1");
+  for (Fill fill : {Fill::kExact, Fill::kUniform}) {
+    ConvCase c{p, d, sut_name, fill, seed};
+    CaseOutcome out = CheckCase(c, **sut);
+    if (IsDiscrepancy(out.verdict) || out.verdict == Verdict::kInvalid)
+      RC_FAIL(sut_name + " " + CaseDescriptor(p, d) + " " + FillName(fill) + " fill: " +
+              VerdictName(out.verdict) + ": " + out.reason);
+  }
+}
+
+// A generated problem through a drawn correct pass: over the CI's runs every pass sees about a
+// seventh of them.
+void ExpectParityOfADrawnPass(Direction d) {
+  const std::string pass = *rc::gen::elementOf(CorrectPasses());
+  RC_TAG(pass);
+  ExpectParity("transform:" + pass, d);
+}
+
+RC_GTEST_PROP(TransformSut, EveryCorrectPassAgreesWithTheOracleForward, ()) {
+  ExpectParityOfADrawnPass(Direction::kForward);
+}
+RC_GTEST_PROP(TransformSut, EveryCorrectPassAgreesWithTheOracleBackwardData, ()) {
+  ExpectParityOfADrawnPass(Direction::kBackwardData);
+}
+RC_GTEST_PROP(TransformSut, EveryCorrectPassAgreesWithTheOracleBackwardWeight, ()) {
+  ExpectParityOfADrawnPass(Direction::kBackwardWeight);
+}
+
+// And each pass, named, on problems that give it work, in every direction and both fill modes.
+class EveryPass : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryPass, AgreesWithTheOracleOnProblemsThatGiveItWork) {
+  const std::string sut_name = "transform:" + GetParam();
+  std::unique_ptr<ConvSut> sut = Make(sut_name);
+  ASSERT_TRUE(sut);
+  for (const char* descriptor :
+       {"1d_g2_mb2_ic4_oc6_i9_k3_s2_pb1_d2_b", "t1d_g2_ic4_oc2_i5_k3_s2_pb1_op1_nwc",
+        "2d_g3_ic3_oc6_i7x6_k3x2_s2x1_pb1x0_pe0x1_nhwc_hwio_b", "t2d_g2_ic4_oc6_i4x5_k3x3_s2x2_op1x0_iohw",
+        "2d_g2_ic2_oc4_i5x5_k3x3_d2x1", "t3d_ic2_oc3_i3x3x2_k2x2x2_s2x1x1_ncdhw"}) {
+    Result<ParsedDescriptor> parsed = ParseDescriptor(descriptor);
+    ASSERT_TRUE(parsed.ok()) << descriptor << ": " << parsed.status().message();
+    ASSERT_TRUE(Validate(parsed->problem).ok()) << descriptor << ": " << Validate(parsed->problem).message();
+    for (Direction d : AllDirections())
+      for (Fill fill : {Fill::kExact, Fill::kUniform}) {
+        ConvCase c{parsed->problem, d, sut_name, fill, 3};
+        CaseOutcome out = CheckCase(c, *sut);
+        EXPECT_TRUE(out.verdict == Verdict::kPassed || out.verdict == Verdict::kMistrusted)
+            << sut_name << " " << CaseDescriptor(c.problem, d) << " " << FillName(fill) << ": "
+            << VerdictName(out.verdict) << ": " << out.reason;
+      }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(TransformSut, EveryPass, ::testing::ValuesIn(CorrectPasses()),
+                         [](const auto& info) { return info.param; });
+
+RC_GTEST_PROP(TransformSut, RandomPipelinesOfCorrectPassesAgreeWithTheOracle, ()) {
+  const std::string sut =
+      RandomTransformSut(*rc::gen::arbitrary<uint64_t>(), *rc::gen::inRange<int64_t>(0, 1000));
+  RC_TAG(sut);
+  ExpectParity(sut, *rc::gen::elementOf(AllDirections()));
+}
+
+RC_GTEST_PROP(TransformSut, AnExplicitGradientFirstIsTheImpliedOne, ()) {
+  ExpectParity("transform:gradient,legalize", Direction::kBackwardWeight);
+}
+
+Result<ConvCase> TriggerCase(const TransformBug& bug) {
+  Result<ParsedDescriptor> d = ParseDescriptor(bug.trigger);
+  if (!d.ok()) return d.status();
+  return ConvCase{d->problem, d->direction.value_or(Direction::kForward), "known-bug:" + bug.id,
+                  Fill::kExact, 1};
+}
+
+TEST(TransformSut, EveryTransformBugDiffersOnItsTriggerAndItsCorrectPassDoesNot) {
+  for (const TransformBug& bug : TransformBugs()) {
+    Result<ConvCase> c = TriggerCase(bug);
+    ASSERT_TRUE(c.ok()) << bug.id << ": " << c.status().message();
+    std::unique_ptr<ConvSut> buggy = Make("known-bug:" + bug.id);
+    ASSERT_TRUE(buggy);
+    CaseOutcome out = CheckCase(*c, *buggy);
+    EXPECT_TRUE(IsDiscrepancy(out.verdict))
+        << bug.id << " on " << bug.trigger << ": " << VerdictName(out.verdict) << " " << out.reason;
+    // The same pipeline without the bug passes.
+    std::string fixed = "transform:" + bug.pipeline;
+    fixed.erase(fixed.find('@'), fixed.find_first_of(",", fixed.find('@')) - fixed.find('@'));
+    std::unique_ptr<ConvSut> correct = Make(fixed);
+    ASSERT_TRUE(correct) << fixed;
+    c.value().sut = fixed;
+    CaseOutcome good = CheckCase(*c, *correct);
+    EXPECT_EQ(good.verdict, Verdict::kPassed) << fixed << ": " << good.reason;
+  }
+}
+
+TEST(TransformSut, AWeightLayoutTransformLeftUnfoldedIsABrokenPromise) {
+  Result<ConvCase> c = TriggerCase(*FindTransformBug("tvm-layout-fold"));
+  ASSERT_TRUE(c.ok());
+  std::unique_ptr<ConvSut> sut = Make("known-bug:tvm-layout-fold");
+  ASSERT_TRUE(sut);
+  CaseOutcome out = CheckCase(*c, *sut);
+  EXPECT_EQ(out.verdict, Verdict::kBrokenPromise) << out.reason;
+  EXPECT_STREQ(VerdictName(out.verdict), "broken_promise");
+  EXPECT_TRUE(IsDiscrepancy(out.verdict));
+  EXPECT_NE(out.reason.find("layout_transform"), std::string::npos) << out.reason;
+}
+
+TEST(TransformSut, UnknownPassesAndEmptyPipelinesAreInvalidNames) {
+  for (const char* name : {"transform:legalise", "transform:", "transform:legalize,,split_groups",
+                           "transform:legalize,gradient"}) {
+    Result<std::unique_ptr<ConvSut>> sut = MakeSut(name);
+    EXPECT_EQ(sut.status().code(), StatusCode::kInvalid) << name;
+  }
+  EXPECT_NE(MakeSut("transform:legalise").status().message().find("unknown pass 'legalise'"),
+            std::string::npos);
+}
+
+TEST(TransformSut, TheDefaultCampaignCoversTransformPipelinesThatAllExist) {
+  int transforms = 0;
+  for (const std::string& name : OurSutNames())
+    if (IsTransformSutName(name)) {
+      ++transforms;
+      EXPECT_TRUE(MakeSut(name).ok()) << name;
+    }
+  EXPECT_GE(transforms, 6);
+  for (int64_t i = 0; i < 50; ++i) {
+    const std::string random = RandomTransformSut(42, i);
+    EXPECT_EQ(random, RandomTransformSut(42, i));  // a function of (seed, index) alone
+    EXPECT_TRUE(MakeSut(random).ok()) << random;
+  }
+}
+
+TEST(TransformSut, ReportsOfTransformFindingsCarryTheGraphsBeforeAndAfter) {
+  Result<ConvCase> c = TriggerCase(*FindTransformBug("tvm-9954"));
+  ASSERT_TRUE(c.ok());
+  std::unique_ptr<ConvSut> sut = Make(c->sut);
+  CaseOutcome out = CheckCase(*c, *sut);
+  Finding f{*c, out, *c, out, {}, ""};
+  AddTransformGraphs(f);
+  EXPECT_EQ(f.transform_pipeline, (std::vector<std::string>{"gradient", "legalize@tvm-9954"}));
+  EXPECT_NE(f.graph_before.find("= conv(%x, %w"), std::string::npos) << f.graph_before;
+  EXPECT_EQ(f.graph_after.find("conv_backward_weight"), std::string::npos) << f.graph_after;
+  EXPECT_NE(f.graph_after.find("tile("), std::string::npos) << f.graph_after;
+  ASSERT_TRUE(f.minimized.transform.is_object());
+  EXPECT_EQ(f.minimized.transform["graph"], f.graph_before);
+  nlohmann::json report = ReportJson(f, ToolInfo{"0", "0", "cpu"}, "case.json");
+  EXPECT_EQ(report["transform"]["graph_after"], f.graph_after);
+  // Any other SUT's finding is left alone.
+  Finding direct{*c, out, *c, out, {}, ""};
+  direct.minimized.sut = "direct";
+  AddTransformGraphs(direct);
+  EXPECT_TRUE(direct.graph_before.empty());
+  EXPECT_TRUE(direct.minimized.transform.is_null());
+}
+
+}  // namespace
+}  // namespace convparity
