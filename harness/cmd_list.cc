@@ -4,6 +4,7 @@
 
 #include "harness/commands.h"
 #include "harness/sut_registry.h"
+#include "harness/transform_sut.h"
 #include "kernels/known_bugs/known_bugs.h"
 
 namespace convparity {
@@ -22,6 +23,12 @@ int RunList(const CommonFlags& f) {
                                  {"reference", bug->reference},
                                  {"trigger", bug->trigger}});
     }
+    for (const TransformBug& bug : TransformBugs())
+      j["known_bugs"].push_back({{"id", bug.id},
+                                 {"sut", "known-bug:" + bug.id},
+                                 {"reference", bug.reference},
+                                 {"trigger", bug.trigger},
+                                 {"transform", "transform:" + bug.pipeline}});
     std::printf("%s\n", j.dump(2).c_str());
     return kExitParity;
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 
 #include "core/graph.h"
 #include "core/graph_printer.h"
@@ -229,15 +230,16 @@ const std::vector<TransformBug>& TransformBugs() {
       {"tvm-9954", "legalize@tvm-9954",
        "conv2d_backward_weight legalized with dy tiled over all channels: right only for groups 1 "
        "or C_in/g = 1",
-       "bwd_weight:2d_g2_ic4_oc4_i5x5_k3x3"},
+       "bwd_weight:2d_g2_ic4_oc4_i5x5_k3x3", "https://github.com/apache/tvm/issues/9954"},
       {"tvm-6203", "lower_conv1d@tvm-6203",
-       "Conv1d lowered to Conv2d with stride and dilation on the unit axis", "fwd:1d_ic1_oc1_i7_k3_s2"},
+       "Conv1d lowered to Conv2d with stride and dilation on the unit axis", "fwd:1d_ic1_oc1_i7_k3_s2",
+       "https://github.com/apache/tvm/issues/6203"},
       {"tvm-10294", "canonicalize_depthwise@tvm-10294",
        "the depthwise (C, m, k…) weight read multiplier-major when canonicalized",
-       "fwd:2d_g2_ic2_oc4_i5x5_k3x3"},
+       "fwd:2d_g2_ic2_oc4_i5x5_k3x3", "https://github.com/apache/tvm/issues/10294"},
       {"tvm-layout-fold", "convert_layout,fold_constants@tvm-layout-fold",
        "after ConvertLayout(NHWC, HWIO) the weight layout_transforms stay in the runtime graph",
-       "fwd:2d_ic2_oc2_i5x5_k3x3"},
+       "fwd:2d_ic2_oc2_i5x5_k3x3", "BUGS.md: tvm-layout-fold (ConvertLayout + FoldConstant)"},
   };
   return bugs;
 }
@@ -273,11 +275,14 @@ std::vector<std::pair<std::string, std::string>> ListTransforms() {
 
 std::string RandomTransformSut(uint64_t seed, int64_t index) {
   Prng prng(MixSeed(seed ^ 0x7A4A5F0Bull, static_cast<uint64_t>(index)));
+  // 1–3 distinct passes in a random order (a partial Fisher–Yates shuffle).
+  std::vector<const char*> passes(std::begin(kCorrectPasses), std::end(kCorrectPasses));
   const int64_t n = prng.Between(1, 3);
-  const uint64_t count = sizeof(kCorrectPasses) / sizeof(kCorrectPasses[0]);
   std::string name = kTransformSutPrefix;
-  for (int64_t k = 0; k < n; ++k)
-    name += (k ? "," : "") + std::string(kCorrectPasses[prng.Below(count)]);
+  for (int64_t k = 0; k < n; ++k) {
+    std::swap(passes[k], passes[k + prng.Below(passes.size() - k)]);
+    name += (k ? "," : "") + std::string(passes[k]);
+  }
   return name;
 }
 

@@ -50,7 +50,8 @@ struct TransformBug {
   std::string id;        // tvm-9954 …
   std::string pipeline;  // the transform SUT it stands for, without the prefix
   std::string summary;
-  std::string trigger;   // a case descriptor that shows it
+  std::string trigger;    // a case descriptor that shows it
+  std::string reference;  // the public report (GitHub redirects issues/N to pull/N)
 };
 const std::vector<TransformBug>& TransformBugs();
 const TransformBug* FindTransformBug(const std::string& id);
@@ -61,7 +62,8 @@ std::string TransformSutOf(const std::string& name);
 // The transform pipelines a default campaign checks, and every pass for `convparity list`.
 std::vector<std::string> DefaultTransformSuts();
 std::vector<std::pair<std::string, std::string>> ListTransforms();
-// A pipeline of 1–3 correct passes drawn from (seed, case index) alone, as a SUT name.
+// A pipeline of 1–3 distinct correct passes in random order, drawn from (seed, case index) alone,
+// as a SUT name.
 std::string RandomTransformSut(uint64_t seed, int64_t index);
 // The SUTs a campaign checks case `index` against: `suts`, and when they are the default set (the
 // user named none) also RandomTransformSut(seed, index).

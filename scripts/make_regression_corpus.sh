@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates corpus/regression/ (replayed by CI with `convparity check`):
 #  - known_bugs/: for every known-bug reproduction, its trigger and the case `convparity shrink`
-#    minimizes it to, each expected to differ on the reproduction and to agree on our kernel;
+#    minimizes it to, each expected to differ on the reproduction and to agree on our kernel (for a
+#    transform bug: on the same pipeline with the correct pass);
 #  - benchdnn/: the shared benchdnn lists, scaled down, in every direction, exact and uniform fill.
 # Usage: scripts/make_regression_corpus.sh [convparity binary]
 set -euo pipefail
@@ -31,15 +32,17 @@ PY
 "$cp" list --json | $py -c '
 import json, sys
 for b in json.load(sys.stdin)["known_bugs"]:
-    print(b["id"], b["trigger"])' | while read -r id trigger; do
+    print(b["id"], b["trigger"], b.get("transform", "").replace("@" + b["id"], "") or "direct")' |
+while read -r id trigger ours; do
+  kind=$([ "$ours" = direct ] && echo direct || echo fixed)
   write_case "$tmp/$id.json" "$trigger" "known-bug:$id" exact discrepancy "$id"
   "$cp" shrink "$tmp/$id.json" --out "$tmp/$id" --quiet >/dev/null
   minimal=$($py -c 'import json,sys,glob; print(json.load(open(glob.glob(sys.argv[1])[0]))["descriptor"])' "$tmp/$id/corpus/*.json")
   for fill in exact uniform; do
     write_case "$out/known_bugs/$id-trigger-$fill.json" "$trigger" "known-bug:$id" $fill discrepancy "$id (trigger)"
     write_case "$out/known_bugs/$id-minimal-$fill.json" "$minimal" "known-bug:$id" $fill discrepancy "$id (shrunk from the trigger)"
-    write_case "$out/known_bugs/$id-trigger-direct-$fill.json" "$trigger" direct $fill parity "$id: our kernel agrees"
-    write_case "$out/known_bugs/$id-minimal-direct-$fill.json" "$minimal" direct $fill parity "$id: our kernel agrees"
+    write_case "$out/known_bugs/$id-trigger-$kind-$fill.json" "$trigger" "$ours" $fill parity "$id: $ours agrees"
+    write_case "$out/known_bugs/$id-minimal-$kind-$fill.json" "$minimal" "$ours" $fill parity "$id: $ours agrees"
   done
   echo "$id: $trigger -> $minimal"
 done

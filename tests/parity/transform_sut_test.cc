@@ -3,6 +3,8 @@
 // in exact and random mode; broken promises and the historical transform bugs are caught.
 #include "harness/transform_sut.h"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -170,6 +172,7 @@ TEST(TransformSut, TheDefaultCampaignCoversTransformPipelinesThatAllExist) {
   for (int64_t i = 0; i < 50; ++i) {
     const std::string random = RandomTransformSut(42, i);
     EXPECT_EQ(random, RandomTransformSut(42, i));  // a function of (seed, index) alone
+    EXPECT_LE(std::count(random.begin(), random.end(), ','), 2) << random;
     EXPECT_TRUE(MakeSut(random).ok()) << random;
   }
 }
