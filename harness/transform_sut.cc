@@ -65,7 +65,7 @@ bool HasPass(const Pipeline& pl, const char* base) {
                      [&](const PassInfo* p) { return BaseName(p->name) == base; });
 }
 
-// Where a var's values come from: the ConvBuffers field and the logical shape it holds.
+// Where a var's values come from: a ConvBuffers field and how many elements it holds.
 struct VarSource {
   const float* data;
   int64_t elements;
@@ -80,7 +80,7 @@ ConvProblem GraphProblem(const ConvProblem& p, Direction d) {
 }
 
 // Builds the graph the pipeline runs: forward graph, gradient, frozen weights, the passes with their
-// promises checked. `weights`: values for frozen vars (null: zeros, for the text only).
+// promises checked. `buffers`: the values of frozen vars (null: zeros, for the text only).
 Result<Graph> BuildGraph(const Pipeline& pl, const ConvProblem& p, Direction d,
                          const ConvBuffers* buffers, Graph* forward_out = nullptr) {
   const ConvProblem q = GraphProblem(p, d);

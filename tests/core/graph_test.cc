@@ -369,6 +369,37 @@ RC_GTEST_PROP(GraphBackwardWeight, InterpretedConvBackwardWeightEqualsDirectWgra
   }
 }
 
+// A transposed conv whose output_padding reaches past its stride (allowed below the dilation) has a
+// weight gradient no ordinary problem has: x is larger than any ordinary conv with output grad_y
+// reads. The node is still well-formed and runs; only ConvProblemOf declines it.
+TEST(GraphBackwardWeight, OutputPaddingBeyondTheStrideRunsButHasNoOrdinaryProblem) {
+  ConvProblem p;
+  p.transposed = true;
+  p.rank = 1;
+  p.input = {3, 1, 1};
+  p.kernel = {2, 1, 1};
+  p.dilation = {3, 1, 1};
+  p.output_padding = {2, 0, 0};  // < dilation 3, ≥ stride 1
+  p.weight_layout = WeightLayout::kIO;
+  ASSERT_TRUE(Validate(p).ok()) << Validate(p).message();
+  ConvAttrs a;
+  a.rank = 1;
+  a.kernel = p.kernel;
+  a.dilation = p.dilation;
+  a.weight_layout = WeightLayout::kOI;  // the transposed IO… weight, named in the ordinary relation
+  Graph g = OneOp(OpKind::kConvBackwardWeight, {p.output_shape(), p.input_shape()}, a);
+  ASSERT_TRUE(InferShapes(g).ok()) << InferError(g);
+  EXPECT_EQ(ConvProblemOf(g, 2).status().code(), StatusCode::kUnsupported);
+  CaseInputs in = FillInputs(p, Direction::kBackwardWeight, Fill::kExact, 5);
+  std::vector<float> dw(static_cast<size_t>(NumElements(p.weight_shape())));
+  ConvBuffers cb{in.input.values.data(), nullptr, nullptr, in.grad_output.values.data(), dw.data()};
+  DirectConv conv;
+  ASSERT_TRUE(conv.Run(p, Direction::kBackwardWeight, cb).ok());
+  Result<std::vector<HostTensor>> out = Interpret(g, {{"a", in.grad_output}, {"b", in.input}});
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out.value()[0].values, dw);
+}
+
 // ---- interpreter robustness ----
 
 TEST(GraphInterpret, UnboundOrMisshapenVarsAndMalformedGraphsAreInvalid) {
