@@ -4,6 +4,7 @@
 #include "harness/transform_sut.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
@@ -11,6 +12,7 @@
 
 #include "core/descriptor.h"
 #include "generators/problem_gen.h"
+#include "harness/campaign.h"
 #include "harness/check_case.h"
 #include "harness/sut_registry.h"
 #include "kernels/graph/passes.h"
@@ -138,6 +140,52 @@ TEST(TransformSut, EveryTransformBugDiffersOnItsTriggerAndItsCorrectPassDoesNot)
     EXPECT_EQ(good.verdict, Verdict::kPassed) << fixed << ": " << good.reason;
   }
 }
+
+// A campaign against each transform bug (in process, a few hundred cases of its direction) finds it
+// and shrinks it to a small case that still shows it, with the graphs in the finding.
+class TransformBugCampaign : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(TransformBugCampaign, FindsTheBugAndShrinksItToASmallCase) {
+  const TransformBug& bug = *FindTransformBug(GetParam());
+  Result<ConvCase> trigger = TriggerCase(bug);
+  ASSERT_TRUE(trigger.ok());
+  CampaignOptions o;
+  o.suts = {"known-bug:" + bug.id};
+  o.directions = {trigger->direction};
+  if (bug.id == "tvm-6203") o.dims = {1};  // a 1-D bug: the other ranks cannot show it
+  o.fills = {Fill::kExact};
+  o.seed = 11;
+  o.max_cases = 400;
+  o.isolate = false;
+  o.quiet = true;
+  o.shrink_seconds = 20;
+  o.stop_after_buckets = 1;
+  std::vector<Finding> found;
+  CampaignHooks hooks;
+  hooks.on_new_bucket = [&](const Finding& f) {
+    found.push_back(f);
+    AddTransformGraphs(found.back());
+  };
+  Result<CampaignSummary> summary = RunCampaign(o, hooks);
+  ASSERT_TRUE(summary.ok()) << summary.status().message();
+  ASSERT_FALSE(found.empty()) << bug.id << ": no discrepancy in " << o.max_cases << " cases";
+  const Finding& f = found[0];
+  EXPECT_TRUE(IsDiscrepancy(f.outcome.verdict)) << f.outcome.reason;
+  EXPECT_LE(f.minimized.problem.macs(), 200) << CaseDescriptor(f.minimized.problem, f.minimized.direction);
+  EXPECT_FALSE(f.graph_after.empty());
+  std::printf("[transform-bug] %-16s %s: %s\n", bug.id.c_str(),
+              CaseDescriptor(f.minimized.problem, f.minimized.direction).c_str(),
+              VerdictName(f.outcome.verdict));
+}
+
+INSTANTIATE_TEST_SUITE_P(TransformSut, TransformBugCampaign,
+                         ::testing::Values("tvm-9954", "tvm-6203", "tvm-10294", "tvm-layout-fold"),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           for (char& ch : name)
+                             if (ch == '-') ch = '_';
+                           return name;
+                         });
 
 TEST(TransformSut, AWeightLayoutTransformLeftUnfoldedIsABrokenPromise) {
   Result<ConvCase> c = TriggerCase(*FindTransformBug("tvm-layout-fold"));
