@@ -6,6 +6,7 @@
 #include "harness/files.h"
 #include "harness/sut_registry.h"
 #include "harness/tool_info.h"
+#include "harness/transform_sut.h"
 #include "oracles/torch_oracle.h"
 #include "reports/json_values.h"
 #include "reports/report_json.h"
@@ -50,9 +51,10 @@ std::string FuzzOutDir() {
 
 Result<std::string> WriteFuzzFinding(const std::string& out, const ConvCase& c,
                                      const CaseOutcome& outcome) {
-  Result<std::string> case_path = WriteCaseFile(out + "/corpus", c);
+  Finding f{c, outcome, c, outcome, {}, BucketSignature(c, outcome.verdict)};
+  AddTransformGraphs(f);  // a transform SUT's case carries its pipeline and graph
+  Result<std::string> case_path = WriteCaseFile(out + "/corpus", f.minimized);
   if (!case_path.ok()) return case_path.status();
-  const Finding f{c, outcome, c, outcome, {}, BucketSignature(c, outcome.verdict)};
   ToolInfo tool = CurrentToolInfo();
   tool.oracle_backend = TorchOracle::Backend(c.problem);
   const std::string report_path = out + "/reports/" + ReportFileName(f);
