@@ -176,7 +176,9 @@ class Campaign {
     ++generated_;
     for (size_t k = 0; k < outcomes.size() && k < suts.size(); ++k) {
       ConvCase checked = c;
-      checked.sut = suts[k];
+      // Random pipelines are counted together: one row each would bury the summary's table.
+      // Findings keep the pipeline's own name.
+      checked.sut = k < suts_.size() ? suts[k] : "transform:random";
       summary_.Count(checked, outcomes[k], /*count_shared_time=*/k == 0);
     }
   }
