@@ -183,7 +183,7 @@ Status CheckLimits(const ConvProblem& p, const Limits& limits) {
   auto extent = [&](const char* what, int64_t v) -> Status {
     if (v <= limits.max_extent) return Status::Ok();
     return Status::Limit(std::string(what) + "=" + std::to_string(v) + " is over the limit of " +
-                         std::to_string(limits.max_extent));
+                         std::to_string(limits.max_extent) + " (--max-extent)");
   };
   CP_RETURN_IF_ERROR(extent("batch", p.batch));
   CP_RETURN_IF_ERROR(extent("in_channels", p.in_channels));
@@ -208,11 +208,12 @@ Status CheckLimits(const ConvProblem& p, const Limits& limits) {
     if (n > limits.max_tensor_elements)
       return Status::Limit(std::string(what) + " tensor " + ShapeText(shape) + " has " +
                            std::to_string(n) + " elements, over the limit of " +
-                           std::to_string(limits.max_tensor_elements));
+                           std::to_string(limits.max_tensor_elements) + " (--max-elements)");
   }
   if (p.macs() > limits.max_macs)
     return Status::Limit("the convolution needs " + std::to_string(p.macs()) +
-                         " multiply-adds, over the limit of " + std::to_string(limits.max_macs));
+                         " multiply-adds, over the limit of " + std::to_string(limits.max_macs) +
+                         " (--max-macs)");
   return Status::Ok();
 }
 

@@ -70,7 +70,9 @@ int64_t ConvTransposeOutputSize(int64_t input, int64_t kernel, int64_t stride, i
 // Legality, with ATen's rules and messages in PyTorch's style (given, expected, found). Returns kInvalid.
 Status Validate(const ConvProblem& p);
 
-// Size limits, checked before anything is allocated. Returns kLimit (or Validate's kInvalid).
+// Size limits, checked before anything is allocated. Returns kLimit (or Validate's kInvalid); the
+// message names the limit by the command-line flag that sets it (--max-elements, --max-macs,
+// --max-extent).
 struct Limits {
   int64_t max_tensor_elements = int64_t{1} << 26;  // per tensor (256 MiB of float32)
   int64_t max_macs = int64_t{1} << 32;

@@ -32,10 +32,19 @@ struct PreparedCase {
   CaseTiming timing;
 };
 
+// The limits a case is checked against when the caller names none: the defaults, or what the
+// command line set. main() sets them once, before any case runs, in worker processes too
+// (cli_options.h: ExportLimitsToWorkers).
+inline Limits& ProcessLimits() {
+  static Limits limits;
+  return limits;
+}
+
 // Never throws; invalid or over-limit configurations end with Verdict::kInvalid and the message.
-PreparedCase PrepareCase(const ConvCase& c, const Limits& limits = {});
+PreparedCase PrepareCase(const ConvCase& c, const Limits& limits = ProcessLimits());
 CaseOutcome RunPrepared(const PreparedCase& prepared, ConvSut& sut);
-inline CaseOutcome CheckCase(const ConvCase& c, ConvSut& sut, const Limits& limits = {}) {
+inline CaseOutcome CheckCase(const ConvCase& c, ConvSut& sut,
+                             const Limits& limits = ProcessLimits()) {
   return RunPrepared(PrepareCase(c, limits), sut);
 }
 

@@ -1,6 +1,8 @@
 #include "harness/cli_options.h"
 
+#include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
 
 namespace convparity {
 
@@ -48,8 +50,51 @@ Result<std::pair<int, int>> ShardFor(const std::string& text) {
   return std::pair{index, count};
 }
 
+Limits LimitsFor(const CommonFlags& f, bool max_macs_given) {
+  Limits limits;
+  limits.max_tensor_elements = f.max_elements;
+  limits.max_extent = f.max_extent;
+  if (max_macs_given) limits.max_macs = f.max_macs;
+  return limits;
+}
+
+Status ExportLimitsToWorkers(const Limits& limits) {
+  char text[96];
+  std::snprintf(text, sizeof text, "%" PRId64 ",%" PRId64 ",%" PRId64,
+                limits.max_tensor_elements, limits.max_macs, limits.max_extent);
+  if (setenv(kWorkerLimitsVariable, text, /*overwrite=*/1) != 0)
+    return Status::Internal(std::string("cannot set ") + kWorkerLimitsVariable);
+  return Status::Ok();
+}
+
+Result<Limits> LimitsFromEnvironment() {
+  Limits limits;
+  const char* text = std::getenv(kWorkerLimitsVariable);
+  if (text == nullptr) return limits;
+  char tail = 0;
+  if (std::sscanf(text, "%" SCNd64 ",%" SCNd64 ",%" SCNd64 "%c", &limits.max_tensor_elements,
+                  &limits.max_macs, &limits.max_extent, &tail) != 3 ||
+      limits.max_tensor_elements < 1 || limits.max_macs < 1 || limits.max_extent < 1)
+    return Status::Internal(std::string(kWorkerLimitsVariable) + ": expected three positive " +
+                            "numbers like 67108864,4294967296,1048576, got '" + text + "'");
+  return limits;
+}
+
 int Fail(const Status& st) {
-  std::fprintf(stderr, "convparity: %s\n", st.message().c_str());
+  // One line whatever the message quotes (a path, a SUT name or a flag value may hold a newline):
+  // control bytes are written as \xNN, as the descriptor parser's messages do.
+  std::string line;
+  for (const char ch : st.message()) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c != 0x7f) {
+      line += ch;
+    } else {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
+      line += escaped;
+    }
+  }
+  std::fprintf(stderr, "convparity: %s\n", line.c_str());
   return st.code() == StatusCode::kInternal ? kExitInternal : kExitBadInput;
 }
 

@@ -21,7 +21,9 @@ struct CommonFlags {
   uint64_t seed = 1;
   double seconds = 60;
   int64_t cases = 0;
-  int64_t max_macs = 200000;
+  int64_t max_macs = 200000;  // fuzz: the generator's cap; with --max-macs, also the limit below
+  int64_t max_elements = Limits{}.max_tensor_elements;
+  int64_t max_extent = Limits{}.max_extent;
   int64_t stop_after_buckets = 0;
   int jobs = 1;
   std::string shard = "0/1";
@@ -37,6 +39,17 @@ Result<std::vector<Fill>> FillsFor(const std::string& mode);  // exact | random 
 Result<std::vector<Direction>> DirectionsFor(const std::vector<std::string>& names);
 Result<std::vector<int>> DimsFor(const std::string& text);
 Result<std::pair<int, int>> ShardFor(const std::string& text);  // "I/N"
+
+// The size limits every case is checked against before anything is allocated (CheckLimits):
+// --max-elements and --max-extent, and --max-macs when it was given (without it the generator's
+// cap is not a limit on replayed cases).
+Limits LimitsFor(const CommonFlags& f, bool max_macs_given);
+
+// Worker processes are started with a fixed command line (case_runner.cc), so the limits reach
+// them through the environment: the parent exports its own, the worker adopts them.
+constexpr const char* kWorkerLimitsVariable = "CONVPARITY_WORKER_LIMITS";
+Status ExportLimitsToWorkers(const Limits& limits);
+Result<Limits> LimitsFromEnvironment();  // the defaults when the variable is not set
 
 // Prints "convparity: <message>" and returns the exit code for the status.
 int Fail(const Status& st);

@@ -1,13 +1,16 @@
 // `convparity check` (the CI gate) and `convparity repro`: replay cases and say what differs.
 #include <chrono>
 #include <cstdio>
+#include <set>
 
 #include "core/descriptor.h"
 #include "core/tensor.h"
 #include "harness/case_files.h"
 #include "harness/case_runner.h"
+#include "harness/check_case.h"
 #include "harness/commands.h"
 #include "harness/files.h"
+#include "harness/sut_registry.h"
 #include "harness/tool_info.h"
 #include "reports/json_values.h"
 #include "reports/junit_xml.h"
@@ -54,6 +57,22 @@ Result<std::vector<ConvCase>> CasesFromDescriptor(const std::string& text, const
   return cases;
 }
 
+// Bad input before any worker starts or anything is allocated: an illegal convolution or one over
+// the limits (exit 2, naming `where` and the limit's flag).
+Status CheckCaseLimits(const ConvCase& c, const std::string& where) {
+  return CheckLimits(c.problem, ProcessLimits()).WithContext(where);
+}
+
+// An unknown SUT, or a plugin that does not load, is bad input too: made once here (as a campaign
+// does) rather than reported by a worker as an invalid verdict of every case.
+Status CheckSutNames(const std::vector<ConvCase>& cases) {
+  std::set<std::string> seen;
+  for (const ConvCase& c : cases)
+    if (seen.insert(c.sut).second)
+      if (Result<std::unique_ptr<ConvSut>> sut = MakeSut(c.sut); !sut.ok()) return sut.status();
+  return Status::Ok();
+}
+
 }  // namespace
 
 int RunRepro(const std::vector<std::string>& args, const CommonFlags& f) {
@@ -63,13 +82,20 @@ int RunRepro(const std::vector<std::string>& args, const CommonFlags& f) {
     if (is_file) {
       Result<std::vector<LoadedCase>> loaded = LoadCaseFiles({arg});
       if (!loaded.ok()) return Fail(loaded.status());
-      for (const LoadedCase& l : *loaded) cases.push_back(l.c);
+      for (const LoadedCase& l : *loaded) {
+        if (Status st = CheckCaseLimits(l.c, l.source); !st.ok()) return Fail(st);
+        cases.push_back(l.c);
+      }
     } else {
       Result<std::vector<ConvCase>> from = CasesFromDescriptor(arg, f);
       if (!from.ok()) return Fail(from.status());
+      for (const ConvCase& c : *from)
+        if (Status st = CheckCaseLimits(c, CaseDescriptor(c.problem, c.direction)); !st.ok())
+          return Fail(st);
       cases.insert(cases.end(), from->begin(), from->end());
     }
   }
+  if (Status st = CheckSutNames(cases); !st.ok()) return Fail(st);
   const std::vector<CaseOutcome> outcomes = RunCases(cases, RunnerFor(f));
   bool discrepancy = false;
   for (size_t i = 0; i < cases.size(); ++i) {
@@ -91,7 +117,11 @@ int RunCheck(const std::vector<std::string>& args, const CommonFlags& f,
   Result<std::vector<LoadedCase>> loaded = LoadCaseFiles(args);
   if (!loaded.ok()) return Fail(loaded.status());
   std::vector<ConvCase> cases;
-  for (const LoadedCase& l : *loaded) cases.push_back(l.c);
+  for (const LoadedCase& l : *loaded) {
+    if (Status st = CheckCaseLimits(l.c, l.source); !st.ok()) return Fail(st);
+    cases.push_back(l.c);
+  }
+  if (Status st = CheckSutNames(cases); !st.ok()) return Fail(st);
   const std::vector<CaseOutcome> outcomes = RunCases(cases, RunnerFor(f));
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -6,9 +6,11 @@
 #include "generators/problem_shrink.h"
 #include "harness/case_files.h"
 #include "harness/case_runner.h"
+#include "harness/check_case.h"
 #include "harness/commands.h"
 #include "harness/files.h"
 #include "harness/shrink_search.h"
+#include "harness/sut_registry.h"
 
 namespace convparity {
 
@@ -17,6 +19,11 @@ int RunShrink(const std::string& case_path, const CommonFlags& f) {
   if (!loaded.ok()) return Fail(loaded.status());
   if (loaded->size() != 1) return Fail(Status::Invalid(case_path + ": expected one case file"));
   const ConvCase original = loaded->front().c;
+  // Before a worker starts: an illegal or oversized case is bad input (exit 2), not a verdict.
+  if (Status st = CheckLimits(original.problem, ProcessLimits()); !st.ok())
+    return Fail(st.WithContext(case_path));
+  if (Result<std::unique_ptr<ConvSut>> sut = MakeSut(original.sut); !sut.ok())
+    return Fail(sut.status().WithContext(case_path));
   std::unique_ptr<CaseRunner> runner = MakeRunner({!f.no_isolation, f.timeout, 1});
   const CaseOutcome first = runner->Check(original, {original.sut})[0];
   if (first.verdict == Verdict::kInvalid)
