@@ -28,20 +28,15 @@ struct Target {
   std::string out;
 };
 
-[[noreturn]] void Die(const std::string& message) {
-  std::fprintf(stderr, "fuzz_parity: %s\n", message.c_str());
-  std::exit(2);
-}
-
 Target& TheTarget() {
   static Target* target = [] {
     auto* t = new Target;
     Result<ByteDecoderOptions> options = FuzzDecoderOptions();
-    if (!options.ok()) Die(options.status().message());
+    if (!options.ok()) ExitOnBadSetup("fuzz_parity", options.status());
     t->options = *options;
     for (const std::string& name : t->options.suts) {
       Result<std::unique_ptr<ConvSut>> sut = MakeSut(name);
-      if (!sut.ok()) Die(sut.status().message());
+      if (!sut.ok()) ExitOnBadSetup("fuzz_parity", sut.status());
       t->suts[name] = std::move(sut).value();
     }
     t->out = FuzzOutDir();

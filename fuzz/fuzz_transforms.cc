@@ -37,32 +37,24 @@ struct Target {
   std::string out;
 };
 
-[[noreturn]] void Die(const std::string& message) {
-  std::fprintf(stderr, "fuzz_transforms: %s\n", message.c_str());
-  std::exit(2);
-}
-
 Target& TheTarget() {
   static Target* target = [] {
     auto* t = new Target;
     Result<ByteDecoderOptions> options = FuzzDecoderOptions();
-    if (!options.ok()) Die(options.status().message());
+    if (!options.ok()) ExitOnBadSetup("fuzz_transforms", options.status());
     t->options = *options;
-    const char* names = std::getenv("CONVPARITY_FUZZ_PASSES");
-    if (names != nullptr && names[0] != '\0') {
-      std::string list = names;
-      for (size_t start = 0; start <= list.size();) {
-        size_t comma = list.find(',', start);
-        if (comma == std::string::npos) comma = list.size();
-        const PassInfo* pass = FindPass(list.substr(start, comma - start));
-        if (pass == nullptr) Die("CONVPARITY_FUZZ_PASSES: unknown pass in '" + list + "'");
-        t->passes.push_back(pass);
-        start = comma + 1;
-      }
-    } else {
+    Result<std::vector<std::string>> names = NamesFromEnv("CONVPARITY_FUZZ_PASSES");
+    if (!names.ok()) ExitOnBadSetup("fuzz_transforms", names.status());
+    for (const std::string& name : *names) {
+      const PassInfo* pass = FindPass(name);
+      if (pass == nullptr)
+        ExitOnBadSetup("fuzz_transforms",
+                       Status::Invalid("CONVPARITY_FUZZ_PASSES: unknown pass '" + name + "'"));
+      t->passes.push_back(pass);
+    }
+    if (names->empty())
       for (const PassInfo& pass : AllPasses())
         if (pass.name.find('@') == std::string::npos) t->passes.push_back(&pass);
-    }
     t->out = FuzzOutDir();
     return t;
   }();

@@ -1,5 +1,6 @@
 #include "harness/fuzz_support.h"
 
+#include <cstdio>
 #include <cstdlib>
 
 #include "core/features.h"
@@ -17,17 +18,10 @@ Result<ByteDecoderOptions> FuzzDecoderOptions(const std::vector<std::string>& su
                                               int64_t max_macs) {
   ByteDecoderOptions o;
   o.suts = suts;
-  const char* env_suts = std::getenv("CONVPARITY_FUZZ_SUT");
-  if (o.suts.empty() && env_suts != nullptr && env_suts[0] != '\0') {
-    std::string list = env_suts;
-    for (size_t start = 0; start <= list.size();) {
-      size_t comma = list.find(',', start);
-      if (comma == std::string::npos) comma = list.size();
-      if (comma == start)
-        return Status::Invalid("CONVPARITY_FUZZ_SUT: empty name in '" + list + "'");
-      o.suts.push_back(list.substr(start, comma - start));
-      start = comma + 1;
-    }
+  if (o.suts.empty()) {
+    Result<std::vector<std::string>> names = NamesFromEnv("CONVPARITY_FUZZ_SUT");
+    if (!names.ok()) return names.status();
+    o.suts = *names;
   }
   if (o.suts.empty()) o.suts = OurSutNames();
   const char* env_macs = std::getenv("CONVPARITY_FUZZ_MAX_MACS");
@@ -42,6 +36,27 @@ Result<ByteDecoderOptions> FuzzDecoderOptions(const std::vector<std::string>& su
     o.max_macs = v;
   }
   return o;
+}
+
+Result<std::vector<std::string>> NamesFromEnv(const char* variable) {
+  std::vector<std::string> names;
+  const char* value = std::getenv(variable);
+  if (value == nullptr || value[0] == '\0') return names;
+  const std::string list = value;
+  for (size_t start = 0; start <= list.size();) {
+    size_t comma = list.find(',', start);
+    if (comma == std::string::npos) comma = list.size();
+    if (comma == start)
+      return Status::Invalid(std::string(variable) + ": empty name in '" + list + "'");
+    names.push_back(list.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return names;
+}
+
+void ExitOnBadSetup(const char* target, const Status& status) {
+  std::fprintf(stderr, "%s: %s\n", target, status.message().c_str());
+  std::exit(2);
 }
 
 std::string FuzzOutDir() {

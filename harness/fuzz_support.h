@@ -34,6 +34,13 @@ enum class FuzzReader : uint8_t {
 };
 constexpr int kFuzzReaderCount = 8;
 
+// The comma-separated names in environment variable `variable`; empty when it is unset or empty.
+// Invalid, naming the variable, for an empty name ("a,,b").
+Result<std::vector<std::string>> NamesFromEnv(const char* variable);
+
+// For a fuzz target's initialization: prints "<target>: <message>" and exits with status 2.
+[[noreturn]] void ExitOnBadSetup(const char* target, const Status& status);
+
 // Where fuzz targets write findings: $CONVPARITY_FUZZ_OUT, else ./convparity-fuzz-out.
 std::string FuzzOutDir();
 
