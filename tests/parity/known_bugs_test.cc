@@ -6,7 +6,7 @@
 //  - the property "direct parity" over GenProblem, run against the bug, fails within a few hundred
 //    cases, and RapidCheck's shrink tree leads to a small case that still fails with the bug and
 //    passes with DirectConv. Cases-to-failure and seconds are printed per seed, with medians.
-// Seeds: CONVPARITY_BUG_SEEDS (default 3) seeds from 1.
+// Seeds: CONVPARITY_BUG_SEEDS (default 3) seeds from 1 (bug_search.h).
 #include "kernels/known_bugs/known_bugs.h"
 
 #include <gtest/gtest.h>
@@ -31,6 +31,7 @@
 #include "harness/judge.h"
 #include "harness/shrink_search.h"
 #include "kernels/direct_conv.h"
+#include "tests/parity/bug_search.h"
 
 namespace convparity {
 namespace {
@@ -43,22 +44,13 @@ const std::vector<std::string>& BriefIds() {
   return ids;
 }
 
-struct DrawnCase {
-  ConvProblem problem;
-  Direction direction = Direction::kForward;
-};
-
-std::string Describe(const DrawnCase& c) { return CaseDescriptor(c.problem, c.direction); }
-
-CaseOutcome Check(const DrawnCase& c, ConvSut& sut, const std::string& sut_name) {
-  ConvCase cc;
-  cc.problem = c.problem;
-  cc.direction = c.direction;
-  cc.sut = sut_name;
-  cc.fill = Fill::kExact;
-  cc.seed = 1;
-  return CheckCase(cc, sut);
-}
+using bug_search::BugSearchSpace;
+using bug_search::Check;
+using bug_search::Describe;
+using bug_search::DrawnCase;
+using bug_search::GenCase;
+using bug_search::Median;
+using bug_search::SeedCount;
 
 DrawnCase Trigger(const KnownBugInfo& info) {
   Result<ParsedDescriptor> parsed = ParseDescriptor(info.trigger);
@@ -143,14 +135,6 @@ RC_GTEST_PROP(KnownBugOffTheWrongPath, IsBitwiseDirectConv, ()) {
 
 // ---- Finding and shrinking ------------------------------------------------------------------
 
-// Where a campaign looks for each bug: the space (and direction) its original lived in, so that the
-// bug is reachable; everything else about the problem is left to GenProblem.
-struct BugSearchSpace {
-  ProblemSpace space;
-  std::vector<Direction> directions;
-  int64_t max_shrunk_macs;  // "small": the shrunk case must not need more multiply-adds
-};
-
 BugSearchSpace SearchSpaceFor(const std::string& id) {
   BugSearchSpace s{ProblemSpace{}, {}, 64};
   ProblemSpace& sp = s.space;
@@ -188,11 +172,6 @@ BugSearchSpace SearchSpaceFor(const std::string& id) {
     s.directions = AllDirections();
   }
   return s;
-}
-
-rc::Gen<DrawnCase> GenCase(const BugSearchSpace& s) {
-  return rc::gen::apply([](ConvProblem p, Direction d) { return DrawnCase{p, d}; },
-                        GenProblem(s.space), rc::gen::elementOf(s.directions));
 }
 
 // Where, inside a result of the wrong path, the original's values were wrong (logical index of y or
@@ -264,18 +243,6 @@ INSTANTIATE_TEST_SUITE_P(KnownBugsWithARegion, KnownBugRegion,
                              if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
                            return name;
                          });
-
-int SeedCount() {
-  const char* env = std::getenv("CONVPARITY_BUG_SEEDS");
-  const int n = env ? std::atoi(env) : 3;
-  return std::max(n, 1);
-}
-
-template <typename T>
-T Median(std::vector<T> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 class KnownBugSearch : public testing::TestWithParam<std::string> {};
 
