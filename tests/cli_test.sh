@@ -183,5 +183,19 @@ expect 1 shrink-passing -- "$cp" shrink "$tmp/gate/ok.json" --out "$tmp/shrunk"
 expect 0 import -- "$cp" import-benchdnn "$src/../shared/benchdnn/deconv/shapes_1d" --max-batch 2 --max-spatial 6 --scale-macs 50000 --fill exact --out "$tmp/imp"
 expect 0 import-replays -- "$cp" check "$tmp/imp/corpus"
 
+# libFuzzer inputs and cases, both ways: a case exported as a fuzz_parity seed imports back as the
+# same case (with the same SUT list, which the byte format depends on), and still shows the bug.
+cat >"$tmp/fuzzbug.json" <<JSON
+{"schema": "convparity.case/1", "descriptor": "fwd:t1d_ic1_oc1_i1_k1_s2_pb0_pe1_op1", "sut": "known-bug:tvm-5758", "fill": "exact", "seed": 3}
+JSON
+expect 0 export-fuzz-seeds -- "$cp" export-fuzz-seeds "$tmp/fuzzbug.json" --sut known-bug:tvm-5758 --out "$tmp/seeds"
+expect 0 import-fuzz-input -- "$cp" import-fuzz-input "$tmp"/seeds/* --sut known-bug:tvm-5758 --corpus "$tmp/fromfuzz"
+contains "$tmp/out" 'fwd:t1d_ic1_oc1_i1_k1_s2_pb0_pe1_op1 known-bug:tvm-5758 exact seed 3' fuzz-input-round-trip
+expect 1 fuzz-input-repro -- "$cp" repro "$tmp"/fromfuzz/*.json --no-isolation
+expect 2 import-fuzz-input-missing -- "$cp" import-fuzz-input "$tmp/no-such-input"
+one_line_error import-fuzz-input-missing
+expect 2 import-fuzz-input-bad-sut -- "$cp" import-fuzz-input "$tmp"/seeds/* --sut no-such-sut
+one_line_error import-fuzz-input-bad-sut
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
