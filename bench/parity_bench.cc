@@ -1,11 +1,17 @@
 // Cases per second of the parity check (fill → oracle → direct kernel → judge), one thread, by direction
-// and fill, over the default generated space. Run: ./build/bench/parity_bench
+// and fill, over the default generated space; and of the same check through transform pipelines
+// (`transform:<pass>`, harness/transform_sut.h) against `direct` on the same problems, exact fill.
+// Run: ./build/bench/parity_bench [--benchmark_filter=BM_CheckTransform]
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "generators/problem_gen.h"
 #include "harness/check_case.h"
+#include "harness/sut_registry.h"
 #include "kernels/direct_conv.h"
 
 namespace convparity {
@@ -40,6 +46,78 @@ void BM_CheckCase(benchmark::State& state) {
 BENCHMARK(BM_CheckCase)
     ->ArgsProduct({{0, 1, 2}, {static_cast<int>(Fill::kExact), static_cast<int>(Fill::kUniform)}})
     ->MinTime(3.0)
+    ->Unit(benchmark::kMicrosecond);
+
+// The SUTs BM_CheckTransform compares: the direct kernel, then every correct pass alone and the
+// two-pass pipeline of the layout promise.
+const std::vector<std::string>& TransformBenchSuts() {
+  static const std::vector<std::string> suts{
+      "direct",
+      "transform:legalize",
+      "transform:convert_layout",
+      "transform:fold_constants",
+      "transform:convert_layout,fold_constants",
+      "transform:lower_conv1d",
+      "transform:canonicalize_depthwise",
+      "transform:transpose_to_conv",
+      "transform:split_groups"};
+  return suts;
+}
+
+// Cases/s of a check through a SUT by name (the oracle's share included, as in a campaign); the
+// `passed` counter is the share of cases that passed (the rest ended early or were skipped: a pass
+// that finds nothing to rewrite still runs the graph, so every share should be near direct's).
+void BM_CheckTransform(benchmark::State& state) {
+  const Direction d = static_cast<Direction>(state.range(0));
+  const std::string& name = TransformBenchSuts()[static_cast<size_t>(state.range(1))];
+  Result<std::unique_ptr<ConvSut>> sut = MakeSut(name);
+  if (!sut.ok()) {
+    state.SkipWithError(sut.status().message().c_str());
+    return;
+  }
+  size_t i = 0;
+  int64_t passed = 0;
+  for (auto _ : state) {
+    ConvCase c{Problems()[i % Problems().size()], d, name, Fill::kExact, i};
+    const Verdict v = CheckCase(c, **sut).verdict;
+    passed += v == Verdict::kPassed;
+    ++i;
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(i));
+  state.counters["passed"] = static_cast<double>(passed) / static_cast<double>(std::max<size_t>(i, 1));
+  state.SetLabel(std::string(DirectionName(d)) + " " + name);
+}
+
+BENCHMARK(BM_CheckTransform)
+    ->ArgsProduct({{0, 1, 2}, benchmark::CreateDenseRange(0, 8, 1)})
+    ->MinTime(1.0)
+    ->Unit(benchmark::kMicrosecond);
+
+// The SUT's share alone: the same SUTs over 200 cases prepared (filled, oracle run) beforehand,
+// each iteration RunPrepared (SUT + judge). Shows what a pipeline adds to the direct kernel.
+void BM_RunPreparedTransform(benchmark::State& state) {
+  const Direction d = static_cast<Direction>(state.range(0));
+  const std::string& name = TransformBenchSuts()[static_cast<size_t>(state.range(1))];
+  Result<std::unique_ptr<ConvSut>> sut = MakeSut(name);
+  if (!sut.ok()) {
+    state.SkipWithError(sut.status().message().c_str());
+    return;
+  }
+  std::vector<PreparedCase> prepared;
+  for (size_t k = 0; k < 200; ++k)
+    prepared.push_back(PrepareCase(ConvCase{Problems()[k], d, name, Fill::kExact, k}));
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(RunPrepared(prepared[i % prepared.size()], **sut).verdict);
+    ++i;
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(i));
+  state.SetLabel(std::string(DirectionName(d)) + " " + name);
+}
+
+BENCHMARK(BM_RunPreparedTransform)
+    ->ArgsProduct({{0, 1, 2}, benchmark::CreateDenseRange(0, 8, 1)})
+    ->MinTime(0.5)
     ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
