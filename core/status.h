@@ -15,6 +15,7 @@ enum class StatusCode {
   kLimit,        // over a configured size limit (user error, exit 2)
   kInternal,     // a bug of the harness (exit 3)
   kBrokenPromise,  // a transform kept the graph's meaning but not its structural promise
+  kShapeMismatch,  // a system under test made a result of another shape (a ConvBuffers result cannot)
 };
 
 class Status {

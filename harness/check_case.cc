@@ -125,6 +125,8 @@ CaseOutcome RunPrepared(const PreparedCase& prep, ConvSut& sut) {
     return Ended(Verdict::kSkipped, run.status.message());
   if (run.status.code() == StatusCode::kBrokenPromise)
     return Ended(Verdict::kBrokenPromise, sut.name() + " broke a promise: " + run.status.message());
+  if (run.status.code() == StatusCode::kShapeMismatch)
+    return Ended(Verdict::kShapeMismatch, sut.name() + ": " + run.status.message());
   if (!run.status.ok())
     return Ended(Verdict::kCrashed, sut.name() + " returned an error: " + run.status.message());
 

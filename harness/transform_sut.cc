@@ -161,12 +161,14 @@ class TransformSut : public ConvSut {
     const HostTensor& r = (*out)[0];
     // The weight gradient of a multiplier-represented weight has the groups form's memory.
     if (r.shape != want && NumElements(r.shape) != NumElements(want))
-      return Status::Invalid("the transformed graph's output has shape " + ShapeText(r.shape) +
-                             ", expected " + ShapeText(want));
+      return Status(StatusCode::kShapeMismatch, "the transformed graph's output has shape " +
+                                                    ShapeText(r.shape) + ", expected " +
+                                                    ShapeText(want));
     if (r.shape != want && !(d == Direction::kBackwardWeight && HasMultiplierRepresentation(p) &&
                              HasPass(pipeline_, "canonicalize_depthwise")))
-      return Status::Invalid("the transformed graph's output has shape " + ShapeText(r.shape) +
-                             ", expected " + ShapeText(want));
+      return Status(StatusCode::kShapeMismatch, "the transformed graph's output has shape " +
+                                                    ShapeText(r.shape) + ", expected " +
+                                                    ShapeText(want));
     std::copy(r.values.begin(), r.values.end(), buffers.result);
     return Status::Ok();
   }
