@@ -185,7 +185,9 @@ TEST(Gradient, TakesTheOtherConvKindOverTheSameWeightAndTheLargeSideFirst) {
     EXPECT_EQ(std::get<ConvAttrs>(out.attrs).weight_layout, c.layout);
   }
   // conv's output size is not a bijection: x's 6 rows need output_padding 1 (5 rows would do too).
-  const Node& dx = Gradient(conv, {"x"})->node(Gradient(conv, {"x"})->outputs[0]);
+  const Result<Graph> grad = Gradient(conv, {"x"});  // alive as long as the reference below
+  ASSERT_TRUE(grad.ok()) << grad.status().message();
+  const Node& dx = grad->node(grad->outputs[0]);
   EXPECT_EQ(std::get<ConvAttrs>(dx.attrs).output_padding[0], 1);
   EXPECT_EQ(std::get<ConvAttrs>(dx.attrs).output_padding[1], 0);
 }
