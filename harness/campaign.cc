@@ -209,6 +209,15 @@ class Campaign {
       for (const ConvProblem& p : result.steps)
         f.shrink_steps.push_back(CaseDescriptor(p, original.direction));
       f.outcome = runner.Check(f.minimized, {original.sut})[0];
+      if (!IsDiscrepancy(f.outcome.verdict)) {
+        // A SUT that fails only sometimes (a race, a timing-dependent hang): the shrunk case did
+        // not fail again, so the report shows the case that was seen failing.
+        f.minimized = original;
+        f.outcome = outcome;
+        f.outcome.reason += " (not reproduced by its shrunk case " +
+                            CaseDescriptor(*result.shrunk, original.direction) + ": flaky)";
+        f.shrink_steps.clear();
+      }
       std::lock_guard<std::mutex> lock(mu_);
       summary_.time.shrink += std::chrono::duration<double>(Clock::now() - t0).count();
     }

@@ -110,10 +110,18 @@ class WorkerProcess {
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, to_child[0], STDIN_FILENO);
     posix_spawn_file_actions_adddup2(&actions, from_child[1], STDOUT_FILENO);
+    // A process group of its own: Ctrl-C at the terminal stops the campaign (which finishes its
+    // cases in flight), not its workers, whose death would read as crashed SUTs. A worker whose
+    // parent is gone sees its stdin close and exits.
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attributes, 0);
     const char* argv[] = {executable_.c_str(), "worker", nullptr};
-    const int rc = posix_spawn(&pid_, executable_.c_str(), &actions, nullptr,
+    const int rc = posix_spawn(&pid_, executable_.c_str(), &actions, &attributes,
                                const_cast<char* const*>(argv), environ);
     posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
     close(to_child[0]);
     close(from_child[1]);
     // Room for every request in flight, so that writing one never waits for the worker (which may

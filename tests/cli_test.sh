@@ -197,5 +197,20 @@ one_line_error import-fuzz-input-missing
 expect 2 import-fuzz-input-bad-sut -- "$cp" import-fuzz-input "$tmp"/seeds/* --sut no-such-sut
 one_line_error import-fuzz-input-bad-sut
 
+# Ctrl-C reaches the terminal's whole process group: the campaign stops after its cases in flight
+# and its workers, in a group of their own, are not killed (their death would read as crashes).
+setsid "$cp" fuzz --sut direct --time 60 --out "$tmp/interrupted" --quiet >"$tmp/out" 2>"$tmp/err" &
+campaign=$!
+for _ in $(seq 100); do [ -e "$tmp/interrupted/summary.json" ] && break; sleep 0.1; done
+sleep 1
+kill -INT -- -"$campaign"
+wait "$campaign"
+got=$?
+if [ "$got" -eq 0 ] && [ -z "$(ls -A "$tmp/interrupted/reports" 2>/dev/null)" ]; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1)); echo "FAIL ctrl-c: exit $got"; ls "$tmp/interrupted/reports"; cat "$tmp/err"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
