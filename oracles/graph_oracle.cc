@@ -1,0 +1,487 @@
+#include "oracles/graph_oracle.h"
+
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/abs.h>
+#include <ATen/ops/add.h>
+#include <ATen/ops/cat.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/zeros.h>
+#include <c10/util/Exception.h>
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <utility>
+#include <vector>
+
+#include "oracles/aten_conv.h"
+
+// Error bounds through a graph (root_reduction_sum). Every op is linear in each operand, so the
+// error that an op applied to a value with error e adds to its result is bounded by the same op
+// applied to |e|: errors propagate along A (the computation on absolute values). With |e_v| ≤
+// c·u·S_v·A_v for every value v: a reduction of K terms adds its own rounding, √K·A in random mode;
+// a bilinear op (conv, its two backward directions) carries the errors of both operands, S_a + S_b;
+// an op whose terms come from different operands (add, concatenate, bias) carries the larger of
+// theirs; copies (permutes, reshapes, slices, pads, tiles) carry S unchanged. Adding up two
+// gradient contributions is an add: max + 1. A conv's K counts its products, which round too (√1
+// for K = 1); a plain sum of one term rounds nothing and adds 0.
+
+namespace convparity {
+namespace {
+
+using aten_conv::DirectionInputs;
+using aten_conv::IntList;
+using aten_conv::RunDirection;
+using aten_conv::TensorStyle;
+
+constexpr TensorStyle kF64{at::kDouble, /*channels_last=*/false};
+
+std::string Where(const Graph& g, int i) {
+  return "%" + std::to_string(i) + " = " + OpName(g.node(i).op) + ": ";
+}
+
+at::Tensor ToAten(const HostTensor& t, bool absolute) {
+  at::Tensor out = at::empty(t.shape, at::TensorOptions().dtype(at::kDouble));
+  double* dst = out.data_ptr<double>();
+  for (size_t i = 0; i < t.values.size(); ++i)
+    dst[i] = absolute ? std::fabs(double{t.values[i]}) : double{t.values[i]};
+  return out;
+}
+
+RefTensor FromAten(const at::Tensor& t) {
+  at::Tensor c = t.contiguous();
+  RefTensor r;
+  r.shape = c.sizes().vec();
+  const double* src = c.data_ptr<double>();
+  r.values.assign(src, src + c.numel());
+  return r;
+}
+
+IntList Axes(const std::vector<int>& axes) { return IntList(axes.begin(), axes.end()); }
+
+IntList Inverse(const std::vector<int>& perm) {
+  IntList inv(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) inv[perm[i]] = static_cast<int64_t>(i);
+  return inv;
+}
+
+// √n for a sum of n terms (no products); one term (or none) rounds nothing.
+double RootOf(int64_t n) { return n > 1 ? std::sqrt(static_cast<double>(n)) : 0.0; }
+
+// A copy with PyTorch's standard strides. NOTE: contiguous() may return a permuted view whose
+// size-1 axes keep other strides, and ATen picks kernels (and so summation orders) by strides: an
+// (N, 1, H, W) view with channels-last strides takes the channels-last path. The oracle gives ATen
+// the tensors TorchOracle gives it, so that one convolution is the same computation in both.
+at::Tensor Dense(const at::Tensor& t) { return t.clone(at::MemoryFormat::Contiguous); }
+
+// A conv operand stored contiguously in `memory_order` (the logical axes outermost first), as a
+// dense tensor in logical order; and back. The memory is reinterpreted in the memory shape of
+// `logical`, which is how a multiplier_weight weight reads as the groups representation.
+at::Tensor ToLogical(const at::Tensor& memory, const Shape& logical,
+                     const std::vector<int>& memory_order) {
+  return Dense(memory.reshape(MemoryShape(logical, memory_order)).permute(Inverse(memory_order)));
+}
+at::Tensor ToMemory(const at::Tensor& logical, const std::vector<int>& memory_order) {
+  return Dense(logical.permute(Axes(memory_order)));
+}
+
+// The view of `t` that starts at `begin` and has `size` entries per axis.
+at::Tensor Region(const at::Tensor& t, const Shape& begin, const Shape& size) {
+  at::Tensor r = t;
+  for (size_t d = 0; d < size.size(); ++d) r = r.narrow(static_cast<int64_t>(d), begin[d], size[d]);
+  return r;
+}
+
+// A value of the evaluation: float64, dense in its node's shape (the memory shape), and the S of
+// its error bound (the comment at the top).
+struct Value {
+  at::Tensor t;
+  double s = 0;
+};
+
+// Which nodes the computation visits, decided (and the inputs checked) before ATen runs.
+struct Plan {
+  int output = -1;
+  std::vector<int> wrt_nodes;  // the var nodes named `wrt`
+  std::vector<bool> evaluate;  // forward values the result needs
+  std::vector<bool> on_path;   // nodes between a wrt var and the output: they carry a gradient
+};
+
+Status CheckBinding(const std::string& what, const HostTensor& t, const Shape& expected) {
+  if (t.shape != expected || static_cast<int64_t>(t.values.size()) != NumElements(expected))
+    return Status::Invalid(what + " expects shape " + ShapeText(expected) + ", bound to " +
+                           ShapeText(t.shape) + " with " + std::to_string(t.values.size()) +
+                           " elements");
+  return Status::Ok();
+}
+
+Result<Plan> MakePlan(const Graph& g, const GraphInputs& vars, const std::string& wrt,
+                      const HostTensor& grad_output) {
+  const int count = static_cast<int>(g.nodes.size());
+  if (g.outputs.size() != 1)
+    return Status::Invalid("the graph oracle needs a graph with exactly one output, found " +
+                           std::to_string(g.outputs.size()));
+  Plan plan;
+  plan.output = g.outputs[0];
+  if (plan.output < 0 || plan.output >= count)
+    return Status::Invalid("output %" + std::to_string(plan.output) +
+                           " does not exist (the graph has " + std::to_string(count) + " nodes)");
+  // The nodes the output depends on, each with its shape re-inferred and its vars bound.
+  std::vector<bool> reaches(count, false);
+  reaches[plan.output] = true;
+  for (int i = count; i-- > 0;) {
+    if (!reaches[i]) continue;
+    const Node& n = g.node(i);
+    Result<Shape> shape = InferNodeShape(g, i);  // also checks that operands are earlier nodes
+    if (!shape.ok()) return shape.status();
+    if (*shape != n.shape)
+      return Status::Invalid(Where(g, i) + "its shape " + ShapeText(n.shape) +
+                             " is not the inferred " + ShapeText(*shape) + " (run InferShapes)");
+    for (int k : n.inputs) reaches[k] = true;
+    if (n.op == OpKind::kVar) {
+      auto it = vars.find(n.name);
+      if (it == vars.end()) return Status::Invalid("var %" + n.name + " is not bound");
+      CP_RETURN_IF_ERROR(CheckBinding("var %" + n.name, it->second, n.shape));
+    }
+  }
+  plan.evaluate = reaches;
+  plan.on_path.assign(count, false);
+  if (wrt.empty()) return plan;
+
+  std::string names;
+  for (int i = 0; i < count; ++i) {
+    if (g.node(i).op != OpKind::kVar) continue;
+    if (g.node(i).name == wrt) plan.wrt_nodes.push_back(i);
+    names += (names.empty() ? "" : ", ") + ("%" + g.node(i).name);
+  }
+  if (plan.wrt_nodes.empty())
+    return Status::Invalid("wrt '" + wrt + "' is not a var of the graph (its vars: " +
+                           (names.empty() ? "none" : names) + ")");
+  CP_RETURN_IF_ERROR(CheckBinding("grad_output", grad_output, g.node(plan.output).shape));
+  // on_path: depends on a wrt var and reaches the output. Forward values needed: the operands the
+  // conv rules read (the other operand of each product), and what they depend on.
+  std::vector<bool> depends(count, false);
+  for (int i = 0; i < count; ++i) {
+    depends[i] = g.node(i).op == OpKind::kVar && g.node(i).name == wrt;
+    for (int k : g.node(i).inputs) depends[i] = depends[i] || (k >= 0 && k < i && depends[k]);
+    plan.on_path[i] = depends[i] && reaches[i];
+  }
+  plan.evaluate.assign(count, false);
+  for (int i = count; i-- > 0;) {
+    const Node& n = g.node(i);
+    const bool conv = n.op == OpKind::kConv || n.op == OpKind::kConvTranspose;
+    if (plan.on_path[i] && conv) plan.evaluate[n.inputs[0]] = plan.evaluate[n.inputs[1]] = true;
+    if (plan.evaluate[i])
+      for (int k : n.inputs) plan.evaluate[k] = true;
+  }
+  return plan;
+}
+
+// ---- forward rules ------------------------------------------------------------------------------
+
+Result<Value> ForwardConv(const Graph& g, int i, const std::vector<Value>& v) {
+  const Node& n = g.node(i);
+  Result<ConvProblem> p = ConvProblemOf(g, i);
+  if (!p.ok()) return p.status();
+  const std::vector<int> data_order = DataMemoryOrder(*p), weight_order = WeightMemoryOrder(*p);
+  const Value& a = v[n.inputs[0]];
+  const Value& b = v[n.inputs[1]];
+  DirectionInputs t;
+  if (n.op == OpKind::kConvBackwardWeight) {
+    t.x = ToLogical(a.t, p->input_shape(), data_order);
+    t.dy = ToLogical(b.t, p->output_shape(), data_order);
+    return Value{ToMemory(RunDirection(*p, Direction::kBackwardWeight, t, kF64), weight_order),
+                 a.s + b.s + std::sqrt(ReductionLength(*p, Direction::kBackwardWeight))};
+  }
+  t.x = ToLogical(a.t, p->input_shape(), data_order);
+  t.w = ToLogical(b.t, p->weight_shape(), weight_order);
+  double s_bias = 0;
+  if (p->bias) {
+    t.b = v[n.inputs[2]].t;
+    s_bias = v[n.inputs[2]].s;
+  }
+  const double k = ReductionLength(*p, Direction::kForward) + (p->bias ? 1 : 0);
+  return Value{ToMemory(RunDirection(*p, Direction::kForward, t, kF64), data_order),
+               std::max(a.s + b.s, s_bias) + std::sqrt(k)};
+}
+
+Result<Value> ForwardNode(const Graph& g, int i, const std::vector<Value>& v,
+                          const GraphInputs& vars, bool absolute) {
+  const Node& n = g.node(i);
+  auto in = [&](size_t k) -> const Value& { return v[n.inputs[k]]; };
+  switch (n.op) {
+    case OpKind::kVar:
+      return Value{ToAten(vars.at(n.name), absolute), 0};
+    case OpKind::kConst:
+      return Value{ToAten(n.value, absolute), 0};
+    case OpKind::kConv:
+    case OpKind::kConvTranspose:
+    case OpKind::kConvBackwardWeight:
+      return ForwardConv(g, i, v);
+    case OpKind::kLayoutTransform:
+    case OpKind::kTranspose:
+      return Value{Dense(in(0).t.permute(Axes(std::get<PermuteAttrs>(n.attrs).perm))), in(0).s};
+    case OpKind::kReshape:
+    case OpKind::kExpandDims:
+    case OpKind::kSqueeze:
+      return Value{in(0).t.reshape(n.shape), in(0).s};
+    case OpKind::kTile:
+      return Value{in(0).t.repeat(std::get<TileAttrs>(n.attrs).reps), in(0).s};
+    case OpKind::kSum: {
+      const SumAttrs& a = std::get<SumAttrs>(n.attrs);
+      // NOTE: ATen sums over every axis when given none; the IR's sum over no axes is a copy.
+      if (a.axes.empty()) return in(0);
+      int64_t terms = 1;
+      for (int d : a.axes) terms *= in(0).t.size(d);
+      return Value{Dense(in(0).t.sum(Axes(a.axes), a.keep_dims)), in(0).s + RootOf(terms)};
+    }
+    case OpKind::kStridedSlice: {
+      const StridedSliceAttrs& a = std::get<StridedSliceAttrs>(n.attrs);
+      at::Tensor r = in(0).t;
+      for (size_t d = 0; d < a.begin.size(); ++d)
+        r = r.slice(static_cast<int64_t>(d), a.begin[d], a.end[d], a.step[d]);
+      return Value{Dense(r), in(0).s};
+    }
+    case OpKind::kPad: {
+      at::Tensor r = at::zeros(n.shape, at::TensorOptions().dtype(at::kDouble));
+      Region(r, std::get<PadAttrs>(n.attrs).before, in(0).t.sizes().vec()).copy_(in(0).t);
+      return Value{r, in(0).s};
+    }
+    case OpKind::kConcatenate: {
+      std::vector<at::Tensor> parts;
+      double s = 0;
+      for (size_t k = 0; k < n.inputs.size(); ++k) {
+        parts.push_back(in(k).t);
+        s = std::max(s, in(k).s);
+      }
+      return Value{at::cat(at::TensorList(parts), std::get<AxisAttrs>(n.attrs).axis), s};
+    }
+    case OpKind::kAdd:
+      return Value{Dense(at::add(in(0).t, in(1).t)), std::max(in(0).s, in(1).s) + 1};
+  }
+  return Status::Unsupported(Where(g, i) + "the graph oracle has no forward rule for this op");
+}
+
+// ---- reverse rules ------------------------------------------------------------------------------
+
+// The gradients of the operands of node i on the path, given the gradient `gy` of its result, as
+// (operand index, gradient) pairs in the operands' shapes.
+using Contributions = std::vector<std::pair<int, Value>>;
+
+Result<Contributions> ReverseConv(const Graph& g, int i, const Value& gy,
+                                  const std::vector<Value>& v, const std::vector<bool>& on_path) {
+  const Node& n = g.node(i);
+  Result<ConvProblem> p = ConvProblemOf(g, i);
+  if (!p.ok()) return p.status();
+  const std::vector<int> data_order = DataMemoryOrder(*p), weight_order = WeightMemoryOrder(*p);
+  const int x = n.inputs[0], w = n.inputs[1];
+  const at::Tensor dy = ToLogical(gy.t, p->output_shape(), data_order);
+  Contributions out;
+  if (on_path[x]) {
+    DirectionInputs t;
+    t.w = ToLogical(v[w].t, p->weight_shape(), weight_order);
+    t.dy = dy;
+    at::Tensor dx = ToMemory(RunDirection(*p, Direction::kBackwardData, t, kF64), data_order);
+    out.push_back(
+        {x, Value{dx.reshape(g.node(x).shape),
+                  gy.s + v[w].s + std::sqrt(ReductionLength(*p, Direction::kBackwardData))}});
+  }
+  if (on_path[w]) {
+    DirectionInputs t;
+    t.x = ToLogical(v[x].t, p->input_shape(), data_order);
+    t.dy = dy;
+    at::Tensor dw = ToMemory(RunDirection(*p, Direction::kBackwardWeight, t, kF64), weight_order);
+    // reshape: a multiplier_weight weight is the same memory in another shape.
+    out.push_back(
+        {w, Value{dw.reshape(g.node(w).shape),
+                  gy.s + v[x].s + std::sqrt(ReductionLength(*p, Direction::kBackwardWeight))}});
+  }
+  if (n.inputs.size() > 2 && on_path[n.inputs[2]]) {
+    IntList all_but_channels{0};
+    for (int d = 0; d < p->rank; ++d) all_but_channels.push_back(2 + d);
+    out.push_back({n.inputs[2], Value{Dense(dy.sum(all_but_channels)),
+                                      gy.s + RootOf(dy.numel() / p->out_channels)}});
+  }
+  return out;
+}
+
+// The gradient of an add's operand of shape `s`: summed over the axes it was broadcast along.
+Value UnbroadcastGradient(const Value& gy, const Shape& s) {
+  const int64_t lead = gy.t.dim() - static_cast<int64_t>(s.size());
+  IntList axes;
+  int64_t terms = 1;
+  for (int64_t d = 0; d < gy.t.dim(); ++d)
+    if (d < lead || (s[d - lead] == 1 && gy.t.size(d) != 1)) {
+      axes.push_back(d);
+      terms *= gy.t.size(d);
+    }
+  at::Tensor r = axes.empty() ? gy.t : gy.t.sum(axes, /*keepdim=*/true);
+  return Value{Dense(r.reshape(s)), gy.s + RootOf(terms)};
+}
+
+Result<Contributions> ReverseNode(const Graph& g, int i, const Value& gy,
+                                  const std::vector<Value>& v, const std::vector<bool>& on_path) {
+  const Node& n = g.node(i);
+  const int x = n.inputs.empty() ? -1 : n.inputs[0];
+  const Shape& in_shape = x < 0 ? n.shape : g.node(x).shape;
+  switch (n.op) {
+    case OpKind::kVar:
+    case OpKind::kConst:
+      return Contributions{};
+    case OpKind::kConv:
+    case OpKind::kConvTranspose:
+      return ReverseConv(g, i, gy, v, on_path);
+    case OpKind::kConvBackwardWeight:
+      return Status::Unsupported(Where(g, i) +
+                                 "the graph oracle has no reverse rule for conv_backward_weight, "
+                                 "and the gradient asked for flows through it");
+    case OpKind::kLayoutTransform:
+    case OpKind::kTranspose:
+      return Contributions{
+          {x, Value{Dense(gy.t.permute(Inverse(std::get<PermuteAttrs>(n.attrs).perm))), gy.s}}};
+    case OpKind::kReshape:
+    case OpKind::kExpandDims:
+    case OpKind::kSqueeze:
+      return Contributions{{x, Value{gy.t.reshape(in_shape), gy.s}}};
+    case OpKind::kTile: {
+      // Result axis d of size reps·in is (repetition, index) with the repetition outermost.
+      const Shape& reps = std::get<TileAttrs>(n.attrs).reps;
+      Shape split;
+      IntList rep_axes;
+      int64_t terms = 1;
+      for (size_t d = 0; d < reps.size(); ++d) {
+        rep_axes.push_back(static_cast<int64_t>(split.size()));
+        split.push_back(reps[d]);
+        split.push_back(in_shape[d]);
+        terms *= reps[d];
+      }
+      at::Tensor r = gy.t.reshape(split);
+      if (!rep_axes.empty()) r = r.sum(rep_axes);
+      return Contributions{{x, Value{Dense(r.reshape(in_shape)), gy.s + RootOf(terms)}}};
+    }
+    case OpKind::kSum: {
+      Shape kept = in_shape;
+      for (int d : std::get<SumAttrs>(n.attrs).axes) kept[d] = 1;
+      return Contributions{{x, Value{Dense(gy.t.reshape(kept).expand(in_shape)), gy.s}}};
+    }
+    case OpKind::kStridedSlice: {
+      const StridedSliceAttrs& a = std::get<StridedSliceAttrs>(n.attrs);
+      at::Tensor r = at::zeros(in_shape, at::TensorOptions().dtype(at::kDouble));
+      at::Tensor view = r;
+      for (size_t d = 0; d < a.begin.size(); ++d)
+        view = view.slice(static_cast<int64_t>(d), a.begin[d], a.end[d], a.step[d]);
+      view.copy_(gy.t);
+      return Contributions{{x, Value{r, gy.s}}};
+    }
+    case OpKind::kPad:
+      return Contributions{
+          {x, Value{Dense(Region(gy.t, std::get<PadAttrs>(n.attrs).before, in_shape)), gy.s}}};
+    case OpKind::kConcatenate: {
+      const int axis = std::get<AxisAttrs>(n.attrs).axis;
+      Contributions out;
+      int64_t at = 0;
+      for (int k : n.inputs) {
+        const int64_t size = g.node(k).shape[axis];
+        if (on_path[k]) out.push_back({k, Value{Dense(gy.t.narrow(axis, at, size)), gy.s}});
+        at += size;
+      }
+      return out;
+    }
+    case OpKind::kAdd: {
+      Contributions out;
+      for (int k : n.inputs)
+        if (on_path[k]) out.push_back({k, UnbroadcastGradient(gy, g.node(k).shape)});
+      return out;
+    }
+  }
+  return Status::Unsupported(Where(g, i) + "the graph oracle has no reverse rule for this op");
+}
+
+void Accumulate(Value& into, Value&& contribution) {
+  if (!into.t.defined()) {
+    into = std::move(contribution);
+    return;
+  }
+  into = Value{at::add(into.t, contribution.t), std::max(into.s, contribution.s) + 1};
+}
+
+Status CheckShape(const Graph& g, int i, const char* what, const at::Tensor& t,
+                  const Shape& expected) {
+  if (t.sizes().vec() == expected) return Status::Ok();
+  return Status::Internal(Where(g, i) + "the oracle's " + what + " has shape " +
+                          ShapeText(t.sizes().vec()) + ", but the graph says " +
+                          ShapeText(expected));
+}
+
+// One run of the plan: the result (or the gradient) with every leaf and the seed taken as given
+// or, `absolute`, as its absolute value. `stage` names the node being run, for ATen's errors.
+Result<Value> Run(const Graph& g, const Plan& plan, const GraphInputs& vars,
+                  const HostTensor& grad_output, bool absolute, std::string& stage) {
+  const int count = static_cast<int>(g.nodes.size());
+  std::vector<Value> v(count);
+  for (int i = 0; i < count; ++i) {
+    if (!plan.evaluate[i]) continue;
+    stage = "the forward of " + Where(g, i);
+    Result<Value> r = ForwardNode(g, i, v, vars, absolute);
+    if (!r.ok()) return r.status();
+    CP_RETURN_IF_ERROR(CheckShape(g, i, "result", r->t, g.node(i).shape));
+    v[i] = std::move(r).value();
+  }
+  if (plan.wrt_nodes.empty()) return v[plan.output];
+
+  std::vector<Value> grad(count);
+  if (plan.on_path[plan.output]) grad[plan.output] = Value{ToAten(grad_output, absolute), 0};
+  for (int i = plan.output; i >= 0; --i) {
+    if (!plan.on_path[i] || !grad[i].t.defined() || g.node(i).op == OpKind::kVar) continue;
+    stage = "the reverse of " + Where(g, i);
+    Result<Contributions> r = ReverseNode(g, i, grad[i], v, plan.on_path);
+    if (!r.ok()) return r.status();
+    for (auto& [k, c] : r.value()) {
+      CP_RETURN_IF_ERROR(CheckShape(g, i, "operand gradient", c.t, g.node(k).shape));
+      Accumulate(grad[k], std::move(c));
+    }
+    grad[i] = Value{};  // every reader of i comes after it: its gradient is complete
+  }
+  Value total;
+  for (int k : plan.wrt_nodes)
+    if (grad[k].t.defined()) Accumulate(total, std::move(grad[k]));
+  if (!total.t.defined())  // the output does not depend on wrt
+    total.t = at::zeros(g.node(plan.wrt_nodes[0]).shape, at::TensorOptions().dtype(at::kDouble));
+  return total;
+}
+
+Result<GraphOracleOutput> ComputeOrThrow(const Graph& g, const Plan& plan, const GraphInputs& vars,
+                                         const HostTensor& grad_output, bool with_magnitude,
+                                         std::string& stage) {
+  GraphOracleOutput out;
+  Result<Value> value = Run(g, plan, vars, grad_output, /*absolute=*/false, stage);
+  if (!value.ok()) return value.status();
+  out.result = FromAten(value->t);
+  out.root_reduction_sum = value->s;
+  if (with_magnitude) {
+    Result<Value> magnitude = Run(g, plan, vars, grad_output, /*absolute=*/true, stage);
+    if (!magnitude.ok()) return magnitude.status();
+    out.magnitude = FromAten(magnitude->t);
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<GraphOracleOutput> ComputeGraph(const Graph& graph, const GraphInputs& vars,
+                                       const std::string& wrt, const HostTensor& grad_output,
+                                       bool with_magnitude) {
+  Result<Plan> plan = MakePlan(graph, vars, wrt, grad_output);
+  if (!plan.ok()) return plan.status();
+  std::string stage = "the graph";
+  try {
+    aten_conv::UseOneThread();
+    return ComputeOrThrow(graph, *plan, vars, grad_output, with_magnitude, stage);
+  } catch (const c10::Error& e) {
+    return Status::Internal("ATen failed on " + stage + e.what_without_backtrace());
+  } catch (const std::exception& e) {
+    return Status::Internal("the graph oracle failed on " + stage + e.what());
+  }
+}
+
+}  // namespace convparity
