@@ -24,7 +24,8 @@ constexpr size_t kMaxCaseTextBytes = size_t{4} << 20;
 constexpr int kMaxJsonDepth = 64;
 
 const char* const kTopFields[] = {"schema", "sut",  "direction",  "fill",    "seed",
-                                  "expect", "note", "descriptor", "problem", "transform"};
+                                  "expect", "note", "descriptor", "problem", "graph",
+                                  "transform"};
 const char* const kProblemFields[] = {
     "rank",           "transposed",  "batch",         "in_channels", "out_channels", "groups",
     "input",          "kernel",      "stride",        "pad_begin",   "pad_end",      "dilation",
@@ -376,6 +377,17 @@ Result<ConvCase> CaseFromJsonUnchecked(const json& j) {
     if (!s.ok()) return s.status();
     c.note = *s;
   }
+  if (j.contains("graph")) {
+    Result<std::string> s = ReadString(j["graph"], "graph");
+    if (!s.ok()) return s.status();
+    if (*s == GraphFormName(GraphForm::kConv)) {
+      c.graph = GraphForm::kConv;
+    } else if (*s == GraphFormName(GraphForm::kChain)) {
+      c.graph = GraphForm::kChain;
+    } else {
+      return Status::Invalid("field 'graph' is " + Quote(*s) + ", expected conv or chain");
+    }
+  }
   if (j.contains("transform")) {
     const json& t = j["transform"];
     if (!t.is_object()) return TypeError("transform", "an object", t);
@@ -403,6 +415,8 @@ const char* FillName(Fill f) {
   return "?";
 }
 
+const char* GraphFormName(GraphForm g) { return g == GraphForm::kChain ? "chain" : "conv"; }
+
 Result<Fill> ParseFill(const std::string& s) {
   for (Fill f : {Fill::kExact, Fill::kUniform, Fill::kPositive, Fill::kWide})
     if (s == FillName(f)) return f;
@@ -412,7 +426,7 @@ Result<Fill> ParseFill(const std::string& s) {
 
 bool ConvCase::operator==(const ConvCase& o) const {
   return problem == o.problem && direction == o.direction && sut == o.sut && fill == o.fill &&
-         seed == o.seed && expect == o.expect && note == o.note && transform == o.transform;
+         seed == o.seed && expect == o.expect && note == o.note && graph == o.graph && transform == o.transform;
 }
 
 json CaseToJson(const ConvCase& c) {
@@ -430,6 +444,7 @@ json CaseToJson(const ConvCase& c) {
   j["seed"] = c.seed;  // an unsigned JSON integer: nlohmann keeps all 64 bits
   j["expect"] = ExpectName(c.expect);
   if (!c.note.empty()) j["note"] = c.note;
+  if (c.graph != GraphForm::kConv) j["graph"] = GraphFormName(c.graph);
   if (!c.transform.is_null()) j["transform"] = c.transform;
   return j;
 }

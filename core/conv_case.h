@@ -15,9 +15,14 @@ namespace convparity {
 // "random" family, judged against the error bound.
 enum class Fill { kExact, kUniform, kPositive, kWide };
 enum class Expect { kParity, kDiscrepancy };
+// What a case checks: the problem's convolution alone, or the residual block built from it
+// (core/graph.h ChainGraph: the convolution, a second one over its result, their sum), which only
+// SUTs that run graphs take.
+enum class GraphForm { kConv, kChain };
 
 const char* FillName(Fill f);  // exact, uniform, positive, wide
 Result<Fill> ParseFill(const std::string& s);
+const char* GraphFormName(GraphForm g);  // conv, chain
 
 struct ConvCase {
   ConvProblem problem;
@@ -27,6 +32,7 @@ struct ConvCase {
   uint64_t seed = 0;
   Expect expect = Expect::kParity;
   std::string note;             // e.g. the public bug id a regression case reproduces
+  GraphForm graph = GraphForm::kConv;
   nlohmann::json transform;     // graph and pass pipeline of transform cases; null otherwise
 
   bool operator==(const ConvCase& o) const;

@@ -54,7 +54,8 @@ const std::vector<std::string>& AllFeatureTagNames() {
 std::string BucketSignature(const ConvCase& c, Verdict verdict) {
   const ConvProblem& p = c.problem;
   std::string sig = c.sut + "/" + DirectionName(c.direction) + "/" + VerdictName(verdict) + "/" +
-                    (p.transposed ? "t" : "") + std::to_string(p.rank) + "d";
+                    (c.graph == GraphForm::kChain ? "chain." : "") + (p.transposed ? "t" : "") +
+                    std::to_string(p.rank) + "d";
   for (const std::string& tag : FeatureTags(p)) {
     // Rank and kind are in the prefix; sizes (batch, bias, output 1) describe the case, not the bug.
     if (tag.rfind("rank", 0) == 0 || tag == "transposed" || tag == "batch>1" ||

@@ -17,7 +17,8 @@ namespace convparity {
 std::vector<std::string> FeatureTags(const ConvProblem& p);
 const std::vector<std::string>& AllFeatureTagNames();  // every tag FeatureTags can return
 
-// The bucket of a (minimized) discrepancy: SUT, direction, verdict and the problem's feature classes,
+// The bucket of a (minimized) discrepancy: SUT, direction, verdict, the graph form ("chain." for a
+// chain) and the problem's feature classes,
 // e.g. "known-bug:tvm-7912/fwd/failed/t1d.stride>1.output_padding>0".
 std::string BucketSignature(const ConvCase& c, Verdict verdict);
 

@@ -17,6 +17,9 @@ struct ConvBuffers {
   const float* bias = nullptr;         // b        (fwd, when p.bias)
   const float* grad_output = nullptr;  // dy       (bwd_data, bwd_weight)
   float* result = nullptr;             // y, dx or dw; poisoned with NaN before the call
+  // A chain case (core/graph.h ChainGraph) also binds %w2, in WeightMemoryOrder(ResidualConv(p));
+  // the result is then the block's. Only SUTs that RunsGraphs() get chain cases.
+  const float* chain_weight = nullptr;
 };
 
 class ConvSut {
@@ -26,6 +29,8 @@ class ConvSut {
   // Ok; Unsupported(reason) when it declines the configuration (verdict: skipped); anything else is
   // an error of the system under test.
   virtual Status Run(const ConvProblem& p, Direction direction, const ConvBuffers& buffers) = 0;
+  // True for SUTs that run graphs (transform pipelines): they take chain cases as well.
+  virtual bool RunsGraphs() const { return false; }
 };
 
 }  // namespace convparity

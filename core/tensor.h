@@ -72,6 +72,7 @@ struct CaseInputs {
   HostTensor weight;
   HostTensor bias;
   HostTensor grad_output;
+  HostTensor chain_weight;  // %w2 of a chain case (GraphForm::kChain); empty otherwise
 };
 
 // The logical shape of the tensor a direction produces: y, dx or dw.

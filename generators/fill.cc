@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/graph.h"
 #include "core/prng.h"
 
 namespace convparity {
@@ -62,20 +63,29 @@ HostTensor FillTensor(const Shape& shape, TensorId id, Role role, Fill fill,
 
 }  // namespace
 
-ExactRange ChooseExactRange(const ConvProblem& p, Direction d) {
+ExactRange ChooseExactRange(const ConvProblem& p, Direction d, GraphForm form) {
   const int64_t k = ReductionLength(p, d);
   const bool has_bias = d == Direction::kForward && p.bias;
+  // A chain's worst case is the first convolution's times (K2 + 1): the add of y1 and the residual
+  // convolution's K2 terms of ±y1 (or, backward, of the gradient through it).
+  const int64_t chain_factor =
+      form == GraphForm::kChain
+          ? 1 + std::max(ReductionLength(ResidualConv(p), Direction::kForward),
+                         ReductionLength(ResidualConv(p), Direction::kBackwardData))
+          : 1;
+  const int64_t limit = kExactSumLimit / chain_factor;
   // The largest R whose worst case, every term at ±R·R with one sign plus the bias, stays under the
   // limit. Checked by division so that no product can overflow.
   for (int64_t r = kMaxExactRange; r >= 1; --r) {
     const int64_t bias = has_bias ? r : 0;
-    if (k <= (kExactSumLimit - bias) / (r * r)) return ExactRange{r, r, bias, 1.0, true};
+    if (bias < limit && k <= (limit - bias) / (r * r)) return ExactRange{r, r, bias, 1.0, true};
   }
   return ExactRange{1, 1, has_bias ? 1 : 0, 1.0, false};
 }
 
-CaseInputs FillInputs(const ConvProblem& p, Direction d, Fill fill, uint64_t seed) {
-  const ExactRange exact = ChooseExactRange(p, d);
+CaseInputs FillInputs(const ConvProblem& p, Direction d, Fill fill, uint64_t seed,
+                      GraphForm form) {
+  const ExactRange exact = ChooseExactRange(p, d, form);
   CaseInputs in;
   auto make = [&](const Shape& shape, TensorId id, Role role) {
     return FillTensor(shape, id, role, fill, exact, seed);
@@ -94,6 +104,12 @@ CaseInputs FillInputs(const ConvProblem& p, Direction d, Fill fill, uint64_t see
       in.input = make(p.input_shape(), TensorId::kInput, Role::kData);
       in.grad_output = make(p.output_shape(), TensorId::kGradOutput, Role::kWeight);
       break;
+  }
+  if (form == GraphForm::kChain) {
+    ExactRange unit = exact;
+    unit.weight_range = 1;
+    in.chain_weight = FillTensor(ResidualConv(p).weight_shape(), TensorId::kChainWeight,
+                                 Role::kWeight, fill, unit, seed);
   }
   return in;
 }

@@ -27,20 +27,31 @@ constexpr int64_t kExactSumLimit = int64_t{1} << 22;
 // little and eat into the room for long reductions.
 constexpr int64_t kMaxExactRange = 4;
 
-ExactRange ChooseExactRange(const ConvProblem& p, Direction d);
+// A chain (core/graph.h ChainGraph) sums the first convolution's result through the residual one:
+// its %w2 is ±1, and the first convolution's ranges leave room for that factor (K2 + 1).
+ExactRange ChooseExactRange(const ConvProblem& p, Direction d, GraphForm form = GraphForm::kConv);
 
 // Stream ids for MixSeed(seed, id): one independent stream per tensor, fixed forever (changing them
 // changes every stored case's data).
-enum class TensorId : uint64_t { kInput = 1, kWeight = 2, kBias = 3, kGradOutput = 4 };
+enum class TensorId : uint64_t {
+  kInput = 1,
+  kWeight = 2,
+  kBias = 3,
+  kGradOutput = 4,
+  kChainWeight = 5,
+};
 
 // Fills the tensors `d` reads, in logical order, with shapes p.input_shape(), p.weight_shape(),
-// p.bias_shape(), p.output_shape(); the others stay empty.
+// p.bias_shape(), p.output_shape(); the others stay empty. A chain also gets %w2, the residual
+// convolution's weight (ResidualConv(p).weight_shape(), read in every direction; the chain's
+// backward directions differentiate the block without p's bias, which no gradient needs).
 //   kExact:    integers of ChooseExactRange (with range 1 when even that is not exact: check
 //              ChooseExactRange(p, d).exact and skip the case).
 //   kUniform:  uniform in [-1, 1), multiples of 2^-23.
 //   kPositive: uniform in [0, 1), multiples of 2^-24.
 //   kWide:     ±m · 2^e, m in [1, 2) with 24 significant bits, e uniform in [-8, 8]: products and
 //              sums of any feasible length neither underflow to subnormals nor overflow.
-CaseInputs FillInputs(const ConvProblem& p, Direction d, Fill fill, uint64_t seed);
+CaseInputs FillInputs(const ConvProblem& p, Direction d, Fill fill, uint64_t seed,
+                      GraphForm form = GraphForm::kConv);
 
 }  // namespace convparity

@@ -37,15 +37,25 @@ struct DrawnCase {
   Direction direction;
   Fill fill;
   uint64_t seed;
+  GraphForm graph;
+
+  ConvCase Case() const {
+    ConvCase c{problem.value(), direction, "", fill, seed};
+    c.graph = graph;
+    return c;
+  }
 };
 
-// Case i of the campaign: a function of (seed, i) alone.
+// Case i of the campaign: a function of (seed, i) and the SUTs alone.
 DrawnCase DrawCase(const CampaignOptions& o, const rc::Gen<ConvProblem>& gen,
-                   const std::vector<Direction>& directions, int64_t i) {
+                   const std::vector<Direction>& directions, const std::vector<std::string>& suts,
+                   int64_t i) {
   const size_t nd = directions.size();
-  return {gen(rc::Random(MixSeed(o.seed, static_cast<uint64_t>(i))), rc::kNominalSize),
-          directions[i % nd], o.fills[(i / nd) % o.fills.size()],
-          MixSeed(o.seed ^ 0x5EEDull, static_cast<uint64_t>(i))};
+  rc::Shrinkable<ConvProblem> problem =
+      gen(rc::Random(MixSeed(o.seed, static_cast<uint64_t>(i))), rc::kNominalSize);
+  const GraphForm graph = CampaignGraphForm(problem.value(), suts, o.max_macs, i);
+  return {std::move(problem), directions[i % nd], o.fills[(i / nd) % o.fills.size()],
+          MixSeed(o.seed ^ 0x5EEDull, static_cast<uint64_t>(i)), graph};
 }
 
 ProblemSpace SpaceOf(const CampaignOptions& o) {
@@ -101,7 +111,7 @@ class Campaign {
  private:
   double Elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
-  DrawnCase Draw(int64_t i) const { return DrawCase(o_, gen_, directions_, i); }
+  DrawnCase Draw(int64_t i) const { return DrawCase(o_, gen_, directions_, suts_, i); }
 
   // The next case index of this shard, or -1 when the budget is spent.
   int64_t NextIndex() {
@@ -144,10 +154,10 @@ class Campaign {
       for (int64_t i; in_flight.size() < kCasesInFlight && (i = NextIndex()) >= 0;) {
         const auto t0 = Clock::now();
         const DrawnCase drawn = Draw(i);
-        const ConvCase c{drawn.problem.value(), drawn.direction, "", drawn.fill, drawn.seed};
+        const ConvCase c = drawn.Case();
         AddGenerateTime(std::chrono::duration<double>(Clock::now() - t0).count());
-        std::vector<std::string> suts =
-            CampaignCaseSuts(suts_, o_.suts.empty(), o_.seed, i);  // + a random pipeline
+        std::vector<std::string> suts =  // + a random pipeline; a chain for graph SUTs only
+            CampaignCaseSuts(suts_, o_.suts.empty(), o_.seed, i, c.graph);
         runner->Submit(c, suts);
         in_flight.push_back({i, drawn, c, std::move(suts)});
       }
@@ -178,7 +188,7 @@ class Campaign {
       ConvCase checked = c;
       // Random pipelines are counted together: one row each would bury the summary's table.
       // Findings keep the pipeline's own name.
-      checked.sut = k < suts_.size() ? suts[k] : "transform:random";
+      checked.sut = k + 1 < suts.size() || !o_.suts.empty() ? suts[k] : "transform:random";
       summary_.Count(checked, outcomes[k], /*count_shared_time=*/k == 0);
     }
   }
@@ -286,9 +296,9 @@ class Campaign {
 void RequestCampaignStop() { g_stop = true; }
 
 ConvCase CampaignCase(const CampaignOptions& options, int64_t index) {
-  const DrawnCase drawn =
-      DrawCase(options, GenProblem(SpaceOf(options)), DirectionsOf(options), index);
-  return ConvCase{drawn.problem.value(), drawn.direction, "", drawn.fill, drawn.seed};
+  return DrawCase(options, GenProblem(SpaceOf(options)), DirectionsOf(options),
+                  options.suts.empty() ? OurSutNames() : options.suts, index)
+      .Case();
 }
 
 Result<CampaignSummary> RunCampaign(const CampaignOptions& options, const CampaignHooks& hooks) {

@@ -5,7 +5,9 @@
 #include <exception>
 #include <sstream>
 
+#include "core/graph.h"
 #include "generators/fill.h"
+#include "oracles/graph_oracle.h"
 
 namespace convparity {
 namespace {
@@ -54,6 +56,55 @@ std::string Summary(const Judgement& j) {
   }
 }
 
+// The reference of a chain case: the graph the SUT starts from (ChainGraph), evaluated in float64
+// with its vars in their memory orders; the result comes back in logical order.
+Result<OracleOutput> ComputeChain(const ConvProblem& p, Direction d, const CaseInputs& in,
+                                  bool with_magnitude, int64_t& bound_reduction_length) {
+  const ConvProblem q = ResidualConv(p);
+  const bool forward = d == Direction::kForward;
+  ConvProblem graph_problem = p;
+  graph_problem.bias = p.bias && forward;  // backward directions differentiate it without
+  Graph g = ChainGraph(graph_problem);
+  CP_RETURN_IF_ERROR(InferShapes(g).WithContext("the chain graph"));
+  auto memory = [](const HostTensor& t, const std::vector<int>& order) {
+    return HostTensor{MemoryShape(t.shape, order), ToMemoryOrder(t, order)};
+  };
+  GraphInputs vars{{"w2", memory(in.chain_weight, WeightMemoryOrder(q))}};
+  if (d != Direction::kBackwardData) vars["x"] = memory(in.input, DataMemoryOrder(p));
+  if (d != Direction::kBackwardWeight) vars["w"] = memory(in.weight, WeightMemoryOrder(p));
+  if (graph_problem.bias) vars["b"] = in.bias;
+  // The var a backward direction differentiates gets zeros: its value is not read.
+  const std::string wrt = forward ? "" : d == Direction::kBackwardData ? "x" : "w";
+  if (!forward) {
+    const Shape logical = d == Direction::kBackwardData ? p.input_shape() : p.weight_shape();
+    const std::vector<int> order =
+        d == Direction::kBackwardData ? DataMemoryOrder(p) : WeightMemoryOrder(p);
+    vars[wrt] = HostTensor{MemoryShape(logical, order),
+                           std::vector<float>(static_cast<size_t>(NumElements(logical)), 0.0f)};
+  }
+  const HostTensor dy = forward ? HostTensor{} : memory(in.grad_output, DataMemoryOrder(p));
+  Result<GraphOracleOutput> ref = ComputeGraph(g, vars, wrt, dy, with_magnitude);
+  if (!ref.ok()) return ref.status();
+  const Shape shape = ResultShape(p, d);
+  const Shape strides = StridesFor(shape, ResultMemoryOrder(p, d));
+  auto logical = [&](const RefTensor& t) {
+    if (t.values.empty()) return RefTensor{};
+    RefTensor r{shape, std::vector<double>(t.values.size())};
+    ForEachIndex(shape, [&](const int64_t* index, int64_t linear) {
+      int64_t offset = 0;
+      for (size_t i = 0; i < shape.size(); ++i) offset += index[i] * strides[i];
+      r.values[static_cast<size_t>(linear)] = t.values[static_cast<size_t>(offset)];
+    });
+    return r;
+  };
+  if (NumElements(ref->result.shape) != NumElements(shape))
+    return Status::Internal("the chain's reference has shape " + ShapeText(ref->result.shape) +
+                            ", expected " + ShapeText(shape) + " in memory order");
+  bound_reduction_length =
+      static_cast<int64_t>(std::ceil(ref->root_reduction_sum * ref->root_reduction_sum));
+  return OracleOutput{logical(ref->result), logical(ref->magnitude)};
+}
+
 }  // namespace
 
 SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs& inputs) {
@@ -68,6 +119,11 @@ SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs&
   buffers.bias = inputs.bias.values.empty() ? nullptr : inputs.bias.values.data();
   buffers.grad_output = dy.empty() ? nullptr : dy.data();
   buffers.result = result.data();
+  const std::vector<float> w2 =
+      inputs.chain_weight.values.empty()
+          ? std::vector<float>{}
+          : ToMemoryOrder(inputs.chain_weight, WeightMemoryOrder(ResidualConv(p)));
+  buffers.chain_weight = w2.empty() ? nullptr : w2.data();
   SutRun run;
   try {
     run.status = sut.Run(p, d, buffers);
@@ -78,24 +134,42 @@ SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs&
   return run;
 }
 
+Status CheckCaseLimits(const ConvCase& c, const Limits& limits) {
+  CP_RETURN_IF_ERROR(CheckLimits(c.problem, limits));
+  if (c.graph != GraphForm::kChain) return Status::Ok();
+  CP_RETURN_IF_ERROR(
+      CheckLimits(ResidualConv(c.problem), limits).WithContext("the chain's residual convolution"));
+  const int64_t macs = CaseGraphMacs(c.problem, c.graph);
+  if (macs > limits.max_macs)
+    return Status::Limit("the chain has " + std::to_string(macs) +
+                         " multiply-adds, over the limit of " + std::to_string(limits.max_macs) +
+                         " (--max-macs)");
+  return Status::Ok();
+}
+
 PreparedCase PrepareCase(const ConvCase& c, const Limits& limits) {
   PreparedCase prep;
   prep.c = c;
   const ConvProblem& p = c.problem;
   const Direction d = c.direction;
-  if (Status st = CheckLimits(p, limits); !st.ok()) {  // validates first
+  if (Status st = CheckCaseLimits(c, limits); !st.ok()) {  // validates first
     prep.ended = Ended(Verdict::kInvalid, st.message());
     return prep;
   }
-  if (c.fill == Fill::kExact && !ChooseExactRange(p, d).exact) {
+  const bool chain = c.graph == GraphForm::kChain;
+  if (c.fill == Fill::kExact && !ChooseExactRange(p, d, c.graph).exact) {
     prep.ended = Ended(Verdict::kSkipped, "the reduction is too long for exact mode");
     return prep;
   }
   Stopwatch clock;
-  prep.inputs = FillInputs(p, d, c.fill, c.seed);
+  prep.inputs = FillInputs(p, d, c.fill, c.seed, c.graph);
   prep.timing.fill = clock.Lap();
   const bool random = c.fill != Fill::kExact;
-  Result<OracleOutput> ref = TorchOracle::Compute(p, d, prep.inputs, random);
+  prep.bound_reduction_length =
+      ReductionLength(p, d) + (d == Direction::kForward && p.bias ? 1 : 0);
+  Result<OracleOutput> ref =
+      chain ? ComputeChain(p, d, prep.inputs, random, prep.bound_reduction_length)
+            : TorchOracle::Compute(p, d, prep.inputs, random);
   prep.timing.oracle = clock.Lap();
   if (!ref.ok()) {
     prep.ended = Ended(Verdict::kInvalid, "the oracle rejected it: " + ref.status().message());
@@ -117,6 +191,9 @@ CaseOutcome RunPrepared(const PreparedCase& prep, ConvSut& sut) {
   const Direction d = prep.c.direction;
   CaseOutcome out;
   out.timing = prep.timing;
+  if (prep.c.graph == GraphForm::kChain && !sut.RunsGraphs())
+    return Ended(Verdict::kSkipped, sut.name() + " runs single convolutions; a chain case needs "
+                                                 "a SUT that runs graphs (transform:…)");
   Stopwatch clock;
 
   const SutRun run = RunSut(sut, p, d, prep.inputs);
@@ -130,9 +207,9 @@ CaseOutcome RunPrepared(const PreparedCase& prep, ConvSut& sut) {
   if (!run.status.ok())
     return Ended(Verdict::kCrashed, sut.name() + " returned an error: " + run.status.message());
 
-  const int64_t k = ReductionLength(p, d) + (d == Direction::kForward && p.bias ? 1 : 0);
   out.judgement = Judge(prep.reference.result.shape, prep.reference.result.values,
-                        prep.reference.magnitude.values, run.result, prep.c.fill, k);
+                        prep.reference.magnitude.values, run.result, prep.c.fill,
+                        prep.bound_reduction_length);
   out.timing.compare = clock.Lap();
   out.verdict = out.judgement.verdict;
   out.reason = Summary(out.judgement);

@@ -17,6 +17,7 @@ namespace convparity {
 
 // Runs `sut` the way a check does: inputs in the problem's memory layouts, the result poisoned with
 // NaN beforehand (judge.h), exceptions turned into errors. The result comes back in logical order.
+// Inputs with a chain_weight make it a chain case (ConvBuffers::chain_weight).
 struct SutRun {
   Status status;
   HostTensor result;
@@ -29,6 +30,9 @@ struct PreparedCase {
   std::optional<CaseOutcome> ended;  // invalid, over a limit or ill-conditioned: no SUT runs
   CaseInputs inputs;
   OracleOutput reference;
+  // K of the error bound c·u·√K·A: the direction's reduction length, +1 for a bias; for a chain,
+  // (Σ√K)² over the reductions the result went through (oracles/graph_oracle.h).
+  int64_t bound_reduction_length = 0;
   CaseTiming timing;
 };
 
@@ -39,6 +43,10 @@ inline Limits& ProcessLimits() {
   static Limits limits;
   return limits;
 }
+
+// The problem's legality and limits (CheckLimits), and a chain's residual convolution and total
+// multiply-adds. Nothing is allocated before this passes.
+Status CheckCaseLimits(const ConvCase& c, const Limits& limits = ProcessLimits());
 
 // Never throws; invalid or over-limit configurations end with Verdict::kInvalid and the message.
 PreparedCase PrepareCase(const ConvCase& c, const Limits& limits = ProcessLimits());

@@ -33,6 +33,7 @@ struct CommonFlags {
   bool no_isolation = false;
   bool quiet = false;
   bool json = false;
+  GraphForm graph = GraphForm::kConv;  // repro: what a descriptor's cases check
 };
 
 Result<std::vector<Fill>> FillsFor(const std::string& mode);  // exact | random | both | one fill

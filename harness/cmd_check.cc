@@ -24,8 +24,9 @@ RunnerOptions RunnerFor(const CommonFlags& f) {
 }
 
 std::string CaseLine(const ConvCase& c) {
-  return CaseDescriptor(c.problem, c.direction) + " " + c.sut + " " + FillName(c.fill) +
-         " seed=" + std::to_string(c.seed);
+  return CaseDescriptor(c.problem, c.direction) +
+         (c.graph == GraphForm::kChain ? " (as a chain)" : "") + " " + c.sut + " " +
+         FillName(c.fill) + " seed=" + std::to_string(c.seed);
 }
 
 void PrintDetail(const CaseOutcome& out) {
@@ -53,14 +54,17 @@ Result<std::vector<ConvCase>> CasesFromDescriptor(const std::string& text, const
   std::vector<ConvCase> cases;
   for (const std::string& sut : f.suts.empty() ? std::vector<std::string>{"direct"} : f.suts)
     for (Direction d : directions)
-      for (Fill fill : *fills) cases.push_back(ConvCase{parsed->problem, d, sut, fill, f.seed});
+      for (Fill fill : *fills) {
+        cases.push_back(ConvCase{parsed->problem, d, sut, fill, f.seed});
+        cases.back().graph = f.graph;
+      }
   return cases;
 }
 
 // Bad input before any worker starts or anything is allocated: an illegal convolution or one over
 // the limits (exit 2, naming `where` and the limit's flag).
 Status CheckCaseLimits(const ConvCase& c, const std::string& where) {
-  return CheckLimits(c.problem, ProcessLimits()).WithContext(where);
+  return CheckCaseLimits(c, ProcessLimits()).WithContext(where);
 }
 
 // An unknown SUT, or a plugin that does not load, is bad input too: made once here (as a campaign

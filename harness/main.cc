@@ -92,6 +92,11 @@ int Main(int argc, char** argv) {
       ->check(kCount);
   CLI::App* repro = app.add_subcommand("repro", "re-run cases (case files or descriptors)");
   repro->add_option("cases", inputs, "case.json files or descriptors")->required();
+  std::string graph = GraphFormName(GraphForm::kConv);
+  repro
+      ->add_option("--graph", graph,
+                   "conv, or chain: a descriptor's residual block (for transform SUTs)")
+      ->check(CLI::IsMember({GraphFormName(GraphForm::kConv), GraphFormName(GraphForm::kChain)}));
   CLI::App* check =
       app.add_subcommand("check", "the CI gate: replay corpus folders and case files");
   check->add_option("paths", inputs, "corpus folders or case files")->required();
@@ -157,7 +162,10 @@ int Main(int argc, char** argv) {
     std::signal(SIGTERM, StopOnSignal);
     return RunFuzz(flags);
   }
-  if (repro->parsed()) return RunRepro(inputs, flags);
+  if (repro->parsed()) {
+    if (graph == GraphFormName(GraphForm::kChain)) flags.graph = GraphForm::kChain;
+    return RunRepro(inputs, flags);
+  }
   if (check->parsed()) return RunCheck(inputs, flags, junit, summary);
   if (shrink->parsed()) return RunShrink(case_path, flags);
   if (import->parsed()) return RunImportBenchdnn(inputs, flags, scale);

@@ -79,12 +79,12 @@ ConvProblem GraphProblem(const ConvProblem& p, Direction d) {
   return q;
 }
 
-// Builds the graph the pipeline runs: forward graph, gradient, frozen weights, the passes with their
-// promises checked. `buffers`: the values of frozen vars (null: zeros, for the text only).
-Result<Graph> BuildGraph(const Pipeline& pl, const ConvProblem& p, Direction d,
+// Builds the graph the pipeline runs: the case's graph, gradient, frozen weights, the passes with
+// their promises checked. `buffers`: the values of frozen vars (null: zeros, for the text only).
+Result<Graph> BuildGraph(const Pipeline& pl, const ConvProblem& p, Direction d, GraphForm form,
                          const ConvBuffers* buffers, Graph* forward_out = nullptr) {
   const ConvProblem q = GraphProblem(p, d);
-  Graph g = ForwardGraph(q, HasPass(pl, "canonicalize_depthwise"));
+  Graph g = CaseGraph(q, form, HasPass(pl, "canonicalize_depthwise"));
   CP_RETURN_IF_ERROR(InferShapes(g).WithContext("the forward graph"));
   if (forward_out) *forward_out = g;
   if (d != Direction::kForward) {
@@ -100,8 +100,12 @@ Result<Graph> BuildGraph(const Pipeline& pl, const ConvProblem& p, Direction d,
       if (n.op != OpKind::kVar) continue;
       const bool weight = n.name == "w" && d != Direction::kBackwardWeight;
       const bool bias = n.name == "b";
-      if (!weight && !bias) continue;
-      const float* data = buffers ? (weight ? buffers->weight : buffers->bias) : nullptr;
+      const bool chain_weight = n.name == "w2";
+      if (!weight && !bias && !chain_weight) continue;
+      const float* data = !buffers      ? nullptr
+                          : weight      ? buffers->weight
+                          : chain_weight ? buffers->chain_weight
+                                        : buffers->bias;
       const int64_t count = NumElements(n.shape);
       HostTensor value{n.shape, std::vector<float>(static_cast<size_t>(count), 0.0f)};
       if (data) std::copy(data, data + count, value.values.begin());
@@ -124,17 +128,20 @@ class TransformSut : public ConvSut {
   TransformSut(std::string name, Pipeline pipeline)
       : name_(std::move(name)), pipeline_(std::move(pipeline)) {}
   std::string name() const override { return name_; }
+  bool RunsGraphs() const override { return true; }
 
   Status Run(const ConvProblem& p, Direction d, const ConvBuffers& buffers) override {
     CP_RETURN_IF_ERROR(Validate(p));
-    Result<Graph> graph = BuildGraph(pipeline_, p, d, &buffers);
+    const GraphForm form = buffers.chain_weight ? GraphForm::kChain : GraphForm::kConv;
+    Result<Graph> graph = BuildGraph(pipeline_, p, d, form, &buffers);
     if (!graph.ok()) return graph.status();
     const Graph& g = *graph;
     const std::vector<std::pair<std::string, VarSource>> sources{
         {"x", {buffers.input, NumElements(p.input_shape())}},
         {"w", {buffers.weight, NumElements(p.weight_shape())}},
         {"b", {buffers.bias, p.bias ? NumElements(p.bias_shape()) : 0}},
-        {"grad_output", {buffers.grad_output, NumElements(p.output_shape())}}};
+        {"grad_output", {buffers.grad_output, NumElements(p.output_shape())}},
+        {"w2", {buffers.chain_weight, NumElements(ResidualConv(p).weight_shape())}}};
     GraphBindings vars;
     for (const Node& n : g.nodes) {
       if (n.op != OpKind::kVar || vars.count(n.name)) continue;
@@ -196,7 +203,7 @@ Result<std::unique_ptr<ConvSut>> MakeTransformSut(const std::string& name,
 }
 
 Result<TransformGraphs> DescribeTransform(const std::string& sut, const ConvProblem& p,
-                                          Direction d) {
+                                          Direction d, GraphForm form) {
   const std::string name = TransformSutOf(sut);
   Result<Pipeline> pl = ParsePipeline(name.empty() ? sut : name);
   if (!pl.ok()) return pl.status();
@@ -204,7 +211,7 @@ Result<TransformGraphs> DescribeTransform(const std::string& sut, const ConvProb
   if (d != Direction::kForward) t.pipeline.push_back(pl->gradient->name);
   for (const PassInfo* pass : pl->passes) t.pipeline.push_back(pass->name);
   Graph forward;
-  Result<Graph> after = BuildGraph(*pl, p, d, nullptr, &forward);
+  Result<Graph> after = BuildGraph(*pl, p, d, form, nullptr, &forward);
   t.before = GraphText(forward);
   t.after = after.ok() ? GraphText(*after) : "(no graph: " + after.status().message() + ")\n";
   return t;
@@ -213,13 +220,14 @@ Result<TransformGraphs> DescribeTransform(const std::string& sut, const ConvProb
 void AddTransformGraphs(Finding& f) {
   const std::string sut = TransformSutOf(f.minimized.sut);
   if (sut.empty()) return;
-  Result<TransformGraphs> t = DescribeTransform(sut, f.minimized.problem, f.minimized.direction);
+  Result<TransformGraphs> t = DescribeTransform(sut, f.minimized.problem, f.minimized.direction,
+                                                f.minimized.graph);
   if (!t.ok()) return;
   f.transform_pipeline = t->pipeline;
   f.graph_before = t->before;
   f.graph_after = t->after;
   auto field = [&](const ConvCase& c) -> nlohmann::json {
-    Result<TransformGraphs> g = DescribeTransform(sut, c.problem, c.direction);
+    Result<TransformGraphs> g = DescribeTransform(sut, c.problem, c.direction, c.graph);
     if (!g.ok()) return nullptr;
     return {{"pipeline", g->pipeline}, {"graph", g->before}};
   };
@@ -288,9 +296,22 @@ std::string RandomTransformSut(uint64_t seed, int64_t index) {
   return name;
 }
 
+bool RunsGraphs(const std::string& sut) { return !TransformSutOf(sut).empty(); }
+
+GraphForm CampaignGraphForm(const ConvProblem& p, const std::vector<std::string>& suts,
+                            int64_t max_macs, int64_t index) {
+  const bool graphs = std::any_of(suts.begin(), suts.end(), RunsGraphs);
+  return graphs && index % kChainEvery == kChainEvery - 1 &&
+                 CaseGraphMacs(p, GraphForm::kChain) <= max_macs
+             ? GraphForm::kChain
+             : GraphForm::kConv;
+}
+
 std::vector<std::string> CampaignCaseSuts(const std::vector<std::string>& suts, bool default_suts,
-                                          uint64_t seed, int64_t index) {
-  std::vector<std::string> all = suts;
+                                          uint64_t seed, int64_t index, GraphForm form) {
+  std::vector<std::string> all;
+  for (const std::string& sut : suts)
+    if (form == GraphForm::kConv || RunsGraphs(sut)) all.push_back(sut);
   if (default_suts) all.push_back(RandomTransformSut(seed, index));
   return all;
 }

@@ -32,7 +32,7 @@ bool IsTransformSutName(const std::string& name);
 Result<std::unique_ptr<ConvSut>> MakeTransformSut(const std::string& name,
                                                   const std::string& display_name = "");
 
-// The graph a pipeline starts from (the forward graph of the problem) and the graph it runs, as
+// The graph a pipeline starts from (the case's graph: core/graph.h CaseGraph) and the graph it runs, as
 // text (core/graph_printer.h), with the pipeline's steps (the gradient first for backward
 // directions). For reports of transform findings.
 struct TransformGraphs {
@@ -40,7 +40,7 @@ struct TransformGraphs {
   std::string before, after;
 };
 Result<TransformGraphs> DescribeTransform(const std::string& sut, const ConvProblem& p,
-                                          Direction d);
+                                          Direction d, GraphForm form = GraphForm::kConv);
 // Adds the graph texts and the case's `transform` field (pipeline and starting graph) to a
 // finding of a transform SUT (known-bug aliases included); leaves any other finding alone.
 void AddTransformGraphs(Finding& f);
@@ -65,9 +65,19 @@ std::vector<std::pair<std::string, std::string>> ListTransforms();
 // A pipeline of 1–3 distinct correct passes in random order, drawn from (seed, case index) alone,
 // as a SUT name.
 std::string RandomTransformSut(uint64_t seed, int64_t index);
+// Whether the SUT a name makes runs graphs (transform pipelines, known transform bugs): it takes
+// chain cases (ConvSut::RunsGraphs).
+bool RunsGraphs(const std::string& sut);
+// A campaign makes every kChainEvery-th case a chain (core/graph.h ChainGraph) when one of its SUTs
+// runs graphs and the block's multiply-adds stay within `max_macs`.
+constexpr int64_t kChainEvery = 4;
+GraphForm CampaignGraphForm(const ConvProblem& p, const std::vector<std::string>& suts,
+                            int64_t max_macs, int64_t index);
 // The SUTs a campaign checks case `index` against: `suts`, and when they are the default set (the
-// user named none) also RandomTransformSut(seed, index).
+// user named none) also RandomTransformSut(seed, index). A chain case goes only to those that run
+// graphs.
 std::vector<std::string> CampaignCaseSuts(const std::vector<std::string>& suts, bool default_suts,
-                                          uint64_t seed, int64_t index);
+                                          uint64_t seed, int64_t index,
+                                          GraphForm form = GraphForm::kConv);
 
 }  // namespace convparity

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "core/descriptor.h"
+#include "core/graph.h"
 
 namespace convparity {
 namespace {
@@ -68,6 +69,37 @@ std::string CropSlices(const ConvProblem& p) {
 
 std::string PyShape(const Shape& s) { return "torch.Size([" + Join(s) + "])"; }
 
+// `out` = p's convolution of `in` with `w` and `bias`, asymmetric padding made explicit.
+void WriteConv(std::ostream& py, const ConvProblem& p, const std::string& in, const std::string& w,
+               const std::string& bias, const std::string& out) {
+  const std::string rank = std::to_string(p.rank);
+  const bool symmetric = Symmetric(p);
+  if (!p.transposed) {
+    std::string input = in, padding = Tuple(p.pad_begin, p.rank);
+    if (!symmetric) {
+      py << "# Asymmetric padding, applied explicitly; F.pad lists the last dimension first ("
+         << PadListOrder(p) << ").\n";
+      input = "F.pad(" + in + ", " + PadList(p) + ")";
+      padding = "0";
+    }
+    py << out << " = F.conv" << rank << "d(" << input << ", " << w << ", " << bias
+       << ", stride=" << Tuple(p.stride, p.rank) << ", padding=" << padding
+       << ", dilation=" << Tuple(p.dilation, p.rank) << ", groups=" << p.groups << ")\n";
+  } else {
+    std::string padding = Tuple(p.pad_begin, p.rank);
+    if (!symmetric) {
+      py << "# Asymmetric padding: transpose without padding, then crop pad_begin off the start "
+            "and pad_end off the end.\n";
+      padding = "0";
+    }
+    py << out << " = F.conv_transpose" << rank << "d(" << in << ", " << w << ", " << bias
+       << ", stride=" << Tuple(p.stride, p.rank) << ", padding=" << padding
+       << ", output_padding=" << Tuple(p.output_padding, p.rank) << ", groups=" << p.groups
+       << ", dilation=" << Tuple(p.dilation, p.rank) << ")\n";
+    if (!symmetric) py << out << " = " << out << CropSlices(p) << "\n";
+  }
+}
+
 }  // namespace
 
 std::string PythonSnippet(const ConvCase& c) {
@@ -78,10 +110,9 @@ std::string PythonSnippet(const ConvCase& c) {
     return "# convparity: " + CommentText(ProblemDescriptor(p)) +
            " is not a legal convolution, so PyTorch has no reference for it:\n# " +
            CommentText(valid.message()) + "\n";
-  const std::string rank = std::to_string(p.rank);
-  const bool symmetric = Symmetric(p);
   std::ostringstream py;
-  py << "# convparity: the float64 reference of " << CaseDescriptor(p, c.direction) << "\n"
+  py << "# convparity: the float64 reference of " << CaseDescriptor(p, c.direction)
+     << (c.graph == GraphForm::kChain ? " as a chain" : "") << "\n"
      << "# (sut " << CommentText(c.sut) << ", fill " << FillName(c.fill) << ", seed " << c.seed
      << ").\n"
      << "# NOTE: the inputs are random tensors of the case's shapes: this reproduces the\n"
@@ -108,30 +139,13 @@ std::string PythonSnippet(const ConvCase& c) {
   if (c.direction == Direction::kBackwardData) py << "x.requires_grad_()\n";
   if (c.direction == Direction::kBackwardWeight) py << "w.requires_grad_()\n";
 
-  const std::string bias = p.bias ? "b" : "None";
-  if (!p.transposed) {
-    std::string input = "x", padding = Tuple(p.pad_begin, p.rank);
-    if (!symmetric) {
-      py << "# Asymmetric padding, applied explicitly; F.pad lists the last dimension first ("
-         << PadListOrder(p) << ").\n";
-      input = "F.pad(x, " + PadList(p) + ")";
-      padding = "0";
-    }
-    py << "y = F.conv" << rank << "d(" << input << ", w, " << bias
-       << ", stride=" << Tuple(p.stride, p.rank) << ", padding=" << padding
-       << ", dilation=" << Tuple(p.dilation, p.rank) << ", groups=" << p.groups << ")\n";
-  } else {
-    std::string padding = Tuple(p.pad_begin, p.rank);
-    if (!symmetric) {
-      py << "# Asymmetric padding: transpose without padding, then crop pad_begin off the start "
-            "and pad_end off the end.\n";
-      padding = "0";
-    }
-    py << "y = F.conv_transpose" << rank << "d(x, w, " << bias
-       << ", stride=" << Tuple(p.stride, p.rank) << ", padding=" << padding
-       << ", output_padding=" << Tuple(p.output_padding, p.rank) << ", groups=" << p.groups
-       << ", dilation=" << Tuple(p.dilation, p.rank) << ")\n";
-    if (!symmetric) py << "y = y" << CropSlices(p) << "\n";
+  WriteConv(py, p, "x", "w", p.bias ? "b" : "None", "y");
+  if (c.graph == GraphForm::kChain) {
+    const ConvProblem q = ResidualConv(p);
+    py << "# The chain: y + a second convolution of y (core/graph.h ChainGraph).\n"
+       << "w2 = torch.randn(" << Join(q.weight_shape()) << ", dtype=torch.float64)\n";
+    WriteConv(py, q, "y", "w2", "None", "y2");
+    py << "y = y + y2\n";
   }
 
   std::string result = "y";

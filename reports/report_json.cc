@@ -120,8 +120,10 @@ json ReportJson(const Finding& f, const ToolInfo& tool, const std::string& case_
   json repro = {{"case_file", case_file.empty() ? json(nullptr) : json(case_file)},
                 {"command", case_file.empty() ? descriptor_command
                                               : "convparity repro " + ShellQuote(case_file)},
-                // A transform case's graph lives only in its case file.
-                {"descriptor_command", m.transform.is_null() ? json(descriptor_command) : json()}};
+                // A transform or chain case's graph lives only in its case file.
+                {"descriptor_command", m.transform.is_null() && m.graph == GraphForm::kConv
+                                           ? json(descriptor_command)
+                                           : json()}};
   json report = {{"schema", kReportSchema},
                  {"tool",
                   {{"name", kToolName},

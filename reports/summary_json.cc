@@ -69,7 +69,9 @@ const std::vector<std::string>& CoverageKeyClasses() {
 
 void CampaignSummary::Count(const ConvCase& c, const CaseOutcome& outcome, bool count_shared_time) {
   ++cases;
-  ++verdicts[c.sut][DirectionName(c.direction)][VerdictName(outcome.verdict)];
+  // Chain cases get rows of their own: what a SUT did on single convolutions stays readable.
+  const std::string sut = c.graph == GraphForm::kChain ? c.sut + " (chain)" : c.sut;
+  ++verdicts[sut][DirectionName(c.direction)][VerdictName(outcome.verdict)];
   if (count_shared_time) {
     time.fill += outcome.timing.fill;
     time.oracle += outcome.timing.oracle;

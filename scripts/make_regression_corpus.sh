@@ -3,7 +3,10 @@
 #  - known_bugs/: for every known-bug reproduction, its trigger and the case `convparity shrink`
 #    minimizes it to, each expected to differ on the reproduction and to agree on our kernel (for a
 #    transform bug: on the same pipeline with the correct pass);
-#  - benchdnn/: the shared benchdnn lists, scaled down, in every direction, exact and uniform fill.
+#  - benchdnn/: the shared benchdnn lists, scaled down, in every direction, exact and uniform fill;
+#  - chains/: cases as residual blocks (core/graph.h ChainGraph), checked against the graph oracle:
+#    every transform bug's trigger (differing on the bug, agreeing on the correct pipeline), and the
+#    first benchdnn cases through each default transform pipeline.
 # Usage: scripts/make_regression_corpus.sh [convparity binary]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,8 +14,8 @@ cp=${1:-./build/harness/convparity}
 shared=../shared/benchdnn
 out=corpus/regression
 py=/usr/bin/python3
-rm -rf "$out/known_bugs" "$out/benchdnn"
-mkdir -p "$out/known_bugs" "$out/benchdnn"
+rm -rf "$out/known_bugs" "$out/benchdnn" "$out/chains"
+mkdir -p "$out/known_bugs" "$out/benchdnn" "$out/chains"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -51,4 +54,30 @@ for fill in exact uniform; do
   "$cp" import-benchdnn "$shared"/conv/* "$shared"/deconv/* --max-batch 2 --max-spatial 6 \
     --scale-macs 20000 --fill $fill --corpus "$out/benchdnn" 2>/dev/null
 done
+# Chains: the same cases with "graph": "chain".
+"$cp" list --json | $py -c '
+import glob, json, os, sys
+out = sys.argv[1]
+listing = json.load(sys.stdin)
+def write(name, case):
+    with open(os.path.join(out, "chains", name), "w") as f:
+        json.dump(case, f, indent=2, sort_keys=True)
+        f.write("\n")
+for path in sorted(glob.glob(os.path.join(out, "known_bugs", "*-trigger-*.json"))):
+    case = json.load(open(path))
+    if case["sut"].startswith("transform:") or (case["sut"].startswith("known-bug:") and any(
+            b["id"] == case["sut"][len("known-bug:"):] and b.get("transform") for b in listing["known_bugs"])):
+        case["graph"] = "chain"
+        case["note"] += " (as a chain)"
+        write(os.path.basename(path), case)
+pipelines = ["transform:legalize", "transform:convert_layout,fold_constants",
+             "transform:lower_conv1d", "transform:canonicalize_depthwise",
+             "transform:transpose_to_conv", "transform:split_groups"]  # as in the default campaign
+benchdnn = sorted(glob.glob(os.path.join(out, "benchdnn", "*.json")))[:24]
+for sut in pipelines:
+    for path in benchdnn:
+        case = json.load(open(path))
+        case.update(graph="chain", sut=sut, note=case["note"] + " (as a chain)")
+        write(sut.replace("transform:", "").replace(",", "+") + "-" + os.path.basename(path), case)
+' "$out"
 "$cp" check "$out" --jobs 2 --quiet | tail -2

@@ -99,6 +99,13 @@ expect 1 transform-repro -- "$cp" repro "$(ls "$tmp"/trun/corpus/*.json | head -
 expect 0 transform-correct -- "$cp" repro 'bwd_weight:2d_g2_ic4_oc4_i5x5_k3x3' --sut transform:gradient,legalize
 expect 1 transform-promise -- "$cp" repro 'fwd:2d_ic2_oc2_i5x5_k3x3' --sut known-bug:tvm-layout-fold
 contains "$tmp/out" 'broken_promise' transform-promise-verdict
+expect 1 chain-known-bug -- "$cp" repro 'bwd_weight:2d_g2_ic4_oc4_i5x5_k3x3' --sut known-bug:tvm-9954 --graph chain
+contains "$tmp/out" '(as a chain)' chain-repro-says-so
+expect 0 chain-correct -- "$cp" repro 'bwd_data:t2d_g2_ic4_oc6_i4x5_k3x3_s2x2_op1x0_nhwc' --sut transform:convert_layout,fold_constants --graph chain --fill uniform
+expect 0 chain-kernel-skipped -- "$cp" repro 'fwd:2d_ic2_oc2_i5x5_k3x3' --sut direct --graph chain
+contains "$tmp/out" 'skipped: direct runs single convolutions' chain-kernel-skip-reason
+expect 2 chain-bad-form -- "$cp" repro 'fwd:2d_ic2_oc2_i5x5_k3x3' --graph tree
+one_line_error chain-bad-form
 expect 2 transform-unknown-pass -- "$cp" repro 'fwd:2d_ic1_oc1_i3_k1' --sut transform:no_such_pass
 one_line_error transform-unknown-pass
 
@@ -108,6 +115,7 @@ if $py -c 'import jsonschema' 2>/dev/null; then
   expect 0 schema-report -- $py "$src/reports/schema/validate.py" "$src/reports/schema/report.schema.json" "$tmp"/run/reports/*.json
   expect 0 schema-transform-report -- $py "$src/reports/schema/validate.py" "$src/reports/schema/report.schema.json" "$tmp"/trun/reports/*.json
   expect 0 schema-transform-case -- $py "$src/reports/schema/validate.py" "$src/reports/schema/case.schema.json" "$tmp"/trun/corpus/*.json
+  expect 0 schema-chain-cases -- $py "$src/reports/schema/validate.py" "$src/reports/schema/case.schema.json" "$src"/corpus/regression/chains/*.json
   expect 0 schema-case -- $py "$src/reports/schema/validate.py" "$src/reports/schema/case.schema.json" "$tmp"/run/corpus/*.json
   expect 0 schema-summary -- $py "$src/reports/schema/validate.py" "$src/reports/schema/summary.schema.json" "$tmp/run/summary.json" "$tmp/check-summary.json"
 else

@@ -133,6 +133,11 @@ bad_case schema-number 'schema' '{"schema": 1, "descriptor": "fwd:1d_ic1_oc1_i4_
 bad_case unknown-field 'unknown field "colour"'  '{"schema": "convparity.case/1", "descriptor": "fwd:1d_ic1_oc1_i4_k1", "colour": "red"}'
 bad_case unknown-problem-field 'unknown field "problem.colour"'  "$(problem batch 1 | sed 's/"rank": 2/"rank": 2, "colour": 1/')"
 bad_case disagreeing-descriptor 'descriptor' "$(problem batch 1 | sed 's/"seed": 1/"seed": 1, "descriptor": "fwd:2d_ic2_oc2_i6x6_k3x3"/')"
+bad_case graph-form 'graph' '{"schema": "convparity.case/1", "descriptor": "fwd:1d_ic1_oc1_i4_k1", "graph": "tree"}'
+bad_case graph-number 'graph' '{"schema": "convparity.case/1", "descriptor": "fwd:1d_ic1_oc1_i4_k1", "graph": 2}'
+# A chain whose residual convolution (C_out → C_out) is far larger than the convolution itself:
+# refused before its weight is allocated.
+bad_case chain-residual-weight 'residual convolution|over the limit' '{"schema": "convparity.case/1", "descriptor": "fwd:1d_ic1_oc1000000_i1_k1", "sut": "transform:legalize", "graph": "chain"}'
 
 # Hostile numbers.
 bad_case batch-int64-max 'batch' "$(problem batch 9223372036854775807)"

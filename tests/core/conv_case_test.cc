@@ -71,6 +71,7 @@ rc::Gen<ConvCase> GenAnyCase() {
     c.seed = *rc::gen::arbitrary<uint64_t>();
     c.expect = *rc::gen::element(Expect::kParity, Expect::kDiscrepancy);
     c.note = *GenText();
+    c.graph = *rc::gen::element(GraphForm::kConv, GraphForm::kChain);
     if (*rc::gen::arbitrary<bool>())
       c.transform = json{{"passes", {"fold_bn", *GenText()}}, {"graph", {{"nodes", *GenAnyInt()}}}};
     return c;
@@ -235,7 +236,7 @@ TEST(FillNames, EachNameParsesBackAndOthersAreRejected) {
 
 TEST(CaseEquality, EveryFieldCounts) {
   const ConvCase a = ExampleCase();
-  std::vector<ConvCase> others(8, a);
+  std::vector<ConvCase> others(9, a);
   others[0].problem.bias = true;
   others[1].direction = Direction::kForward;
   others[2].sut = "im2col";
@@ -244,6 +245,7 @@ TEST(CaseEquality, EveryFieldCounts) {
   others[5].expect = Expect::kDiscrepancy;
   others[6].note = "pytorch#1";
   others[7].transform = json::object();
+  others[8].graph = GraphForm::kChain;
   EXPECT_TRUE(a == ExampleCase());
   for (const ConvCase& o : others) EXPECT_FALSE(a == o);
 }
@@ -271,6 +273,20 @@ TEST(CaseJson, NoteAndTransformAreWrittenOnlyWhenSet) {
   json j = CaseToJson(c);
   EXPECT_EQ(j["note"], "pytorch/pytorch#12345");
   EXPECT_EQ(j["transform"], c.transform);
+}
+
+TEST(CaseJson, TheGraphFormIsWrittenOnlyForChainsAndReadStrictly) {
+  ConvCase c = ExampleCase();
+  EXPECT_FALSE(CaseToJson(c).contains("graph"));
+  c.graph = GraphForm::kChain;
+  json j = CaseToJson(c);
+  EXPECT_EQ(j["graph"], "chain");
+  j["graph"] = "conv";
+  EXPECT_EQ(CaseFromJson(j)->graph, GraphForm::kConv);
+  j["graph"] = "residual";
+  Result<ConvCase> bad = CaseFromJson(j);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), "field 'graph' is \"residual\", expected conv or chain");
 }
 
 TEST(CaseJson, MinimalCaseTakesTheDefaults) {

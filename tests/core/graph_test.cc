@@ -282,6 +282,46 @@ RC_GTEST_PROP(GraphForward, ConvProblemOfTheForwardGraphIsTheProblem, ()) {
   RC_ASSERT(*q == p);
 }
 
+// The residual block of any problem: a legal second convolution keeping the first one's result
+// shape, whose node names ResidualConv(p).
+RC_GTEST_PROP(GraphChain, TheResidualBlockOfAnyProblemIsALegalGraphOfItsShape, ()) {
+  const ConvProblem p = *GenProblem();
+  const ConvProblem q = ResidualConv(p);
+  RC_ASSERT(Validate(q).ok());
+  RC_ASSERT(q.output_shape() == p.output_shape());
+  Graph g = ChainGraph(p);
+  RC_ASSERT(InferShapes(g).ok());
+  RC_ASSERT(g.node(g.outputs[0]).op == OpKind::kAdd);
+  RC_ASSERT(g.node(g.outputs[0]).shape == MemoryShape(p.output_shape(), DataMemoryOrder(p)));
+  RC_ASSERT(g.CountOps(OpKind::kConv) + g.CountOps(OpKind::kConvTranspose) == 2);
+  const int second = g.node(g.outputs[0]).inputs[1];
+  RC_ASSERT(ConvProblemOf(g, second).value() == q);
+  RC_ASSERT(CaseGraphMacs(p, GraphForm::kChain) == p.macs() + q.macs());
+  RC_ASSERT(CaseGraphMacs(p, GraphForm::kConv) == p.macs());
+}
+
+TEST(GraphChain, TheResidualConvolutionPadsToTheSameSizeAsymmetricallyWhenItMust) {
+  ConvProblem p;
+  p.rank = 2;
+  p.in_channels = 2;
+  p.out_channels = 4;
+  p.groups = 2;
+  p.input = {7, 6, 1};
+  p.kernel = {3, 2, 1};
+  p.dilation = {2, 3, 1};
+  p.stride = {2, 1, 1};
+  p.weight_layout = WeightLayout::kSpatialIO;
+  const ConvProblem q = ResidualConv(p);
+  EXPECT_EQ(q.in_channels, 4);
+  EXPECT_EQ(q.out_channels, 4);
+  EXPECT_EQ(q.groups, 2);
+  EXPECT_EQ(q.input, p.output());
+  EXPECT_EQ(q.pad_begin, (Dims{2, 1, 0}));
+  EXPECT_EQ(q.pad_end, (Dims{2, 2, 0}));  // d·(k − 1) = 3 on the second axis
+  EXPECT_EQ(q.stride, (Dims{1, 1, 1}));
+  EXPECT_EQ(q.weight_layout, WeightLayout::kSpatialIO);
+}
+
 // A depthwise ordinary problem (multiplier m ≥ 1) with an OI… or …IO weight, from a generated one.
 ConvProblem Depthwise(ConvProblem p, int64_t m, bool spatial_io) {
   p.transposed = false;
@@ -335,15 +375,8 @@ RC_GTEST_PROP(GraphBackwardWeight, InterpretedConvBackwardWeightEqualsDirectWgra
   // The large side first: the ordinary input, or the transposed output (its grad_output).
   const int large = g.AddVar("large", p.transposed ? ys : xs);
   const int small = g.AddVar("small", p.transposed ? xs : ys);
-  ConvAttrs a;
-  a.rank = p.rank;
-  a.groups = p.groups;
-  a.kernel = p.kernel;
-  a.stride = p.stride;
-  a.pad_begin = p.pad_begin;
-  a.pad_end = p.pad_end;
-  a.dilation = p.dilation;
-  a.data_layout = p.data_layout;
+  ConvAttrs a = ConvAttrsOf(p);
+  a.output_padding = {0, 0, 0};
   a.weight_layout = !p.transposed ? p.weight_layout
                     : p.weight_layout == WeightLayout::kIO ? WeightLayout::kOI
                                                            : WeightLayout::kIO;

@@ -139,6 +139,7 @@ rc::Gen<ConvCase> GenCase() {
     c.seed = *rc::gen::arbitrary<uint64_t>();
     c.expect = *rc::gen::element(Expect::kParity, Expect::kDiscrepancy);
     if (*rc::gen::inRange(0, 3) == 0) c.note = *GenText();
+    if (*rc::gen::inRange(0, 4) == 0) c.graph = GraphForm::kChain;
     if (*rc::gen::inRange(0, 6) == 0)
       c.transform = {{"passes", {"legalize", "fold"}}, {"graph", {}}};
     return c;
@@ -390,13 +391,15 @@ TEST(ReportsPythonSnippets, RunUnderTorchAndGiveTheExpectedShape) {
         "t1d_g3_ic3_oc6_i5_k4_s3_op2", "t2d_ic2_oc4_i5_k3_s2_p1_op1_nhwc",
         "t2d_g2_ic4_oc2_i4x3_k3x2_s2x3_pb2x0_pe0x1_d1x2_op1x2_b",
         "t3d_g2_ic4_oc6_i3x4x5_k3x2x7_s2x1x3_pb1x0x2_pe0x1x1_d1x2x1_op1x0x2_ndhwc_dhwio_b"}) {
-    for (Direction dir : AllDirections()) {
-      ConvCase c;
-      c.problem = ParseDescriptor(d)->problem;
-      ASSERT_TRUE(Validate(c.problem).ok()) << d;
-      c.direction = dir;
-      cases.push_back(c);
-    }
+    for (Direction dir : AllDirections())
+      for (GraphForm form : {GraphForm::kConv, GraphForm::kChain}) {
+        ConvCase c;
+        c.problem = ParseDescriptor(d)->problem;
+        ASSERT_TRUE(Validate(c.problem).ok()) << d;
+        c.direction = dir;
+        c.graph = form;
+        cases.push_back(c);
+      }
   }
   for (const ConvCase& c : Sample(GenCase(), 30, 42)) cases.push_back(c);
 

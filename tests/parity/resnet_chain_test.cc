@@ -91,12 +91,8 @@ Chain ResNetChain(const std::vector<ConvProblem>& convs) {
   int64_t channels = 3;
   for (const ConvProblem& p : convs) {
     const int64_t out = std::max<int64_t>(p.out_channels / 16, 1);
-    ConvAttrs a;
-    a.rank = p.rank;
-    a.kernel = p.kernel;
-    a.stride = p.stride;
-    a.dilation = p.dilation;
-    a.pad_begin = p.pad_begin;
+    ConvAttrs a = ConvAttrsOf(p);
+    a.groups = 1;
     a.pad_end = p.pad_begin;
     const std::string n = std::to_string(c.convs);
     Shape w_shape{out, channels};

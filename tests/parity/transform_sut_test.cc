@@ -37,10 +37,13 @@ std::unique_ptr<ConvSut> Make(const std::string& name) {
   return std::move(sut).value();
 }
 
-// Checks one generated problem through `sut_name` in exact mode and one random distribution.
-void ExpectParity(const std::string& sut_name, Direction d) {
+// Checks one generated problem (as a chain: its residual block) through `sut_name` in exact mode
+// and one random distribution.
+void ExpectParity(const std::string& sut_name, Direction d, GraphForm form = GraphForm::kConv) {
   ProblemSpace space;
-  space.max_macs = 50000;  // transforms multiply the work (split_groups, legalize, transpose_to_conv)
+  // Transforms multiply the work (split_groups, legalize, transpose_to_conv); a chain adds its
+  // residual convolution.
+  space.max_macs = form == GraphForm::kChain ? 20000 : 50000;
   const ConvProblem p = *GenProblem(space);
   const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
   Result<std::unique_ptr<ConvSut>> sut = MakeSut(sut_name);
@@ -50,19 +53,20 @@ void ExpectParity(const std::string& sut_name, Direction d) {
   RC_CLASSIFY(p.depthwise() && p.depth_multiplier() > 1, "multiplier>1");
   for (Fill fill : {Fill::kExact, Fill::kUniform}) {
     ConvCase c{p, d, sut_name, fill, seed};
+    c.graph = form;
     CaseOutcome out = CheckCase(c, **sut);
     if (IsDiscrepancy(out.verdict) || out.verdict == Verdict::kInvalid)
-      RC_FAIL(sut_name + " " + CaseDescriptor(p, d) + " " + FillName(fill) + " fill: " +
-              VerdictName(out.verdict) + ": " + out.reason);
+      RC_FAIL(sut_name + " " + GraphFormName(form) + " " + CaseDescriptor(p, d) + " " +
+              FillName(fill) + " fill: " + VerdictName(out.verdict) + ": " + out.reason);
   }
 }
 
 // A generated problem through a drawn correct pass: over the CI's runs every pass sees about a
 // seventh of them.
-void ExpectParityOfADrawnPass(Direction d) {
+void ExpectParityOfADrawnPass(Direction d, GraphForm form = GraphForm::kConv) {
   const std::string pass = *rc::gen::elementOf(CorrectPasses());
   RC_TAG(pass);
-  ExpectParity("transform:" + pass, d);
+  ExpectParity("transform:" + pass, d, form);
 }
 
 RC_GTEST_PROP(TransformSut, EveryCorrectPassAgreesWithTheOracleForward, ()) {
@@ -73,6 +77,17 @@ RC_GTEST_PROP(TransformSut, EveryCorrectPassAgreesWithTheOracleBackwardData, ())
 }
 RC_GTEST_PROP(TransformSut, EveryCorrectPassAgreesWithTheOracleBackwardWeight, ()) {
   ExpectParityOfADrawnPass(Direction::kBackwardWeight);
+}
+
+// Chains: the residual block of a generated problem, checked against the graph oracle.
+RC_GTEST_PROP(TransformSut, ChainsThroughEveryCorrectPassAgreeWithTheOracleForward, ()) {
+  ExpectParityOfADrawnPass(Direction::kForward, GraphForm::kChain);
+}
+RC_GTEST_PROP(TransformSut, ChainsThroughEveryCorrectPassAgreeWithTheOracleBackwardData, ()) {
+  ExpectParityOfADrawnPass(Direction::kBackwardData, GraphForm::kChain);
+}
+RC_GTEST_PROP(TransformSut, ChainsThroughEveryCorrectPassAgreeWithTheOracleBackwardWeight, ()) {
+  ExpectParityOfADrawnPass(Direction::kBackwardWeight, GraphForm::kChain);
 }
 
 // And each pass, named, on problems that give it work, in every direction and both fill modes.
@@ -90,13 +105,15 @@ TEST_P(EveryPass, AgreesWithTheOracleOnProblemsThatGiveItWork) {
     ASSERT_TRUE(parsed.ok()) << descriptor << ": " << parsed.status().message();
     ASSERT_TRUE(Validate(parsed->problem).ok()) << descriptor << ": " << Validate(parsed->problem).message();
     for (Direction d : AllDirections())
-      for (Fill fill : {Fill::kExact, Fill::kUniform}) {
-        ConvCase c{parsed->problem, d, sut_name, fill, 3};
-        CaseOutcome out = CheckCase(c, *sut);
-        EXPECT_TRUE(out.verdict == Verdict::kPassed || out.verdict == Verdict::kMistrusted)
-            << sut_name << " " << CaseDescriptor(c.problem, d) << " " << FillName(fill) << ": "
-            << VerdictName(out.verdict) << ": " << out.reason;
-      }
+      for (Fill fill : {Fill::kExact, Fill::kUniform})
+        for (GraphForm form : {GraphForm::kConv, GraphForm::kChain}) {
+          ConvCase c{parsed->problem, d, sut_name, fill, 3};
+          c.graph = form;
+          CaseOutcome out = CheckCase(c, *sut);
+          EXPECT_TRUE(out.verdict == Verdict::kPassed || out.verdict == Verdict::kMistrusted)
+              << sut_name << " " << GraphFormName(form) << " " << CaseDescriptor(c.problem, d)
+              << " " << FillName(fill) << ": " << VerdictName(out.verdict) << ": " << out.reason;
+        }
   }
 }
 
@@ -108,6 +125,13 @@ RC_GTEST_PROP(TransformSut, RandomPipelinesOfCorrectPassesAgreeWithTheOracle, ()
       RandomTransformSut(*rc::gen::arbitrary<uint64_t>(), *rc::gen::inRange<int64_t>(0, 1000));
   RC_TAG(sut);
   ExpectParity(sut, *rc::gen::elementOf(AllDirections()));
+}
+
+RC_GTEST_PROP(TransformSut, RandomPipelinesOnChainsAgreeWithTheOracle, ()) {
+  const std::string sut =
+      RandomTransformSut(*rc::gen::arbitrary<uint64_t>(), *rc::gen::inRange<int64_t>(0, 1000));
+  RC_TAG(sut);
+  ExpectParity(sut, *rc::gen::elementOf(AllDirections()), GraphForm::kChain);
 }
 
 RC_GTEST_PROP(TransformSut, AnExplicitGradientFirstIsTheImpliedOne, ()) {
@@ -130,6 +154,12 @@ TEST(TransformSut, EveryTransformBugDiffersOnItsTriggerAndItsCorrectPassDoesNot)
     CaseOutcome out = CheckCase(*c, *buggy);
     EXPECT_TRUE(IsDiscrepancy(out.verdict))
         << bug.id << " on " << bug.trigger << ": " << VerdictName(out.verdict) << " " << out.reason;
+    ConvCase chain = *c;  // the bug shows inside a residual block too
+    chain.graph = GraphForm::kChain;
+    CaseOutcome in_chain = CheckCase(chain, *buggy);
+    EXPECT_TRUE(IsDiscrepancy(in_chain.verdict)) << bug.id << " on the chain of " << bug.trigger
+                                                  << ": " << VerdictName(in_chain.verdict) << " "
+                                                  << in_chain.reason;
     // The same pipeline without the bug passes.
     std::string fixed = "transform:" + bug.pipeline;
     fixed.erase(fixed.find('@'), fixed.find_first_of(",", fixed.find('@')) - fixed.find('@'));
@@ -138,6 +168,8 @@ TEST(TransformSut, EveryTransformBugDiffersOnItsTriggerAndItsCorrectPassDoesNot)
     c.value().sut = fixed;
     CaseOutcome good = CheckCase(*c, *correct);
     EXPECT_EQ(good.verdict, Verdict::kPassed) << fixed << ": " << good.reason;
+    chain.sut = fixed;
+    EXPECT_EQ(CheckCase(chain, *correct).verdict, Verdict::kPassed) << fixed << " on the chain";
   }
 }
 
@@ -246,6 +278,53 @@ TEST(TransformSut, ReportsOfTransformFindingsCarryTheGraphsBeforeAndAfter) {
   AddTransformGraphs(direct);
   EXPECT_TRUE(direct.graph_before.empty());
   EXPECT_TRUE(direct.minimized.transform.is_null());
+}
+
+TEST(TransformSut, ChainCasesGoOnlyToSutsThatRunGraphs) {
+  Result<ParsedDescriptor> d = ParseDescriptor("2d_g2_ic4_oc4_i5x5_k3x3_s2x2");
+  ASSERT_TRUE(d.ok());
+  ConvCase c{d->problem, Direction::kForward, "direct", Fill::kExact, 5};
+  c.graph = GraphForm::kChain;
+  std::unique_ptr<ConvSut> direct = Make("direct");
+  ASSERT_TRUE(direct);
+  CaseOutcome out = CheckCase(c, *direct);
+  EXPECT_EQ(out.verdict, Verdict::kSkipped) << out.reason;
+  EXPECT_NE(out.reason.find("runs single convolutions"), std::string::npos) << out.reason;
+  EXPECT_TRUE(RunsGraphs("transform:legalize"));
+  EXPECT_TRUE(RunsGraphs("known-bug:tvm-9954"));
+  EXPECT_FALSE(RunsGraphs("known-bug:tvm-3264"));  // a kernel bug
+  EXPECT_FALSE(RunsGraphs("direct"));
+  // A campaign sends every kChainEvery-th case as a chain, to its graph SUTs only.
+  const std::vector<std::string> suts{"direct", "transform:legalize"};
+  int chains = 0;
+  for (int64_t i = 0; i < 4 * kChainEvery; ++i)
+    if (CampaignGraphForm(d->problem, suts, 1 << 20, i) == GraphForm::kChain) ++chains;
+  EXPECT_EQ(chains, 4);
+  EXPECT_EQ(CampaignGraphForm(d->problem, {"direct"}, 1 << 20, kChainEvery - 1), GraphForm::kConv);
+  EXPECT_EQ(CampaignGraphForm(d->problem, suts, d->problem.macs(), kChainEvery - 1),
+            GraphForm::kConv);  // the block would go over the MACs cap
+  EXPECT_EQ(CampaignCaseSuts(suts, false, 1, 3, GraphForm::kChain),
+            (std::vector<std::string>{"transform:legalize"}));
+  EXPECT_EQ(CampaignCaseSuts(suts, false, 1, 3, GraphForm::kConv), suts);
+}
+
+TEST(TransformSut, ChainFindingsCarryTheBlockInTheirGraphsAndSnippet) {
+  Result<ConvCase> trigger = TriggerCase(*FindTransformBug("tvm-9954"));
+  ASSERT_TRUE(trigger.ok());
+  ConvCase c = *trigger;
+  c.graph = GraphForm::kChain;
+  std::unique_ptr<ConvSut> sut = Make(c.sut);
+  CaseOutcome out = CheckCase(c, *sut);
+  ASSERT_TRUE(IsDiscrepancy(out.verdict)) << out.reason;
+  Finding f{c, out, c, out, {}, ""};
+  AddTransformGraphs(f);
+  EXPECT_NE(f.graph_before.find("%w2"), std::string::npos) << f.graph_before;
+  EXPECT_NE(f.graph_before.find("add("), std::string::npos) << f.graph_before;
+  EXPECT_NE(BucketSignature(f.minimized, out.verdict).find("/chain."), std::string::npos);
+  nlohmann::json report = ReportJson(f, ToolInfo{"0", "0", "cpu"}, "case.json");
+  EXPECT_EQ(report["case"]["graph"], "chain") << report.dump(1);
+  EXPECT_TRUE(report["repro"]["descriptor_command"].is_null());
+  EXPECT_NE(report["python"].get<std::string>().find("y = y + y2"), std::string::npos);
 }
 
 }  // namespace
