@@ -66,12 +66,13 @@ HostTensor FillTensor(const Shape& shape, TensorId id, Role role, Fill fill,
 ExactRange ChooseExactRange(const ConvProblem& p, Direction d, GraphForm form) {
   const int64_t k = ReductionLength(p, d);
   const bool has_bias = d == Direction::kForward && p.bias;
-  // A chain's worst case is the first convolution's times (K2 + 1): the add of y1 and the residual
-  // convolution's K2 terms of ±y1 (or, backward, of the gradient through it).
+  // A chain's worst case is the first convolution's times (2·K2 + 1): the add of y1 and the
+  // residual convolution's K2 terms of ±2·y1 (or, backward, of the gradient through it).
   const int64_t chain_factor =
       form == GraphForm::kChain
-          ? 1 + std::max(ReductionLength(ResidualConv(p), Direction::kForward),
-                         ReductionLength(ResidualConv(p), Direction::kBackwardData))
+          ? 1 + kExactChainWeight *
+                    std::max(ReductionLength(ResidualConv(p), Direction::kForward),
+                             ReductionLength(ResidualConv(p), Direction::kBackwardData))
           : 1;
   const int64_t limit = kExactSumLimit / chain_factor;
   // The largest R whose worst case, every term at ±R·R with one sign plus the bias, stays under the
@@ -110,6 +111,8 @@ CaseInputs FillInputs(const ConvProblem& p, Direction d, Fill fill, uint64_t see
     unit.weight_range = 1;
     in.chain_weight = FillTensor(ResidualConv(p).weight_shape(), TensorId::kChainWeight,
                                  Role::kWeight, fill, unit, seed);
+    if (fill == Fill::kExact)
+      for (float& v : in.chain_weight.values) v *= kExactChainWeight;
   }
   return in;
 }

@@ -27,8 +27,11 @@ constexpr int64_t kExactSumLimit = int64_t{1} << 22;
 // little and eat into the room for long reductions.
 constexpr int64_t kMaxExactRange = 4;
 
-// A chain (core/graph.h ChainGraph) sums the first convolution's result through the residual one:
-// its %w2 is ±1, and the first convolution's ranges leave room for that factor (K2 + 1).
+// A chain (core/graph.h ChainGraph) adds the residual convolution's result to the first one's: in
+// exact mode its %w2 is ±2, so that y1 + w2·y1 never cancels to zero where y1 is odd (with ±1, half
+// of all 1×1 single-channel blocks would be exactly zero), and the first convolution's ranges leave
+// room for the factor 2·K2 + 1.
+constexpr int64_t kExactChainWeight = 2;
 ExactRange ChooseExactRange(const ConvProblem& p, Direction d, GraphForm form = GraphForm::kConv);
 
 // Stream ids for MixSeed(seed, id): one independent stream per tensor, fixed forever (changing them

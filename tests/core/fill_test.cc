@@ -216,8 +216,8 @@ RC_GTEST_PROP(Fill, ExactRangeKeepsEveryPartialSumBelow2To24AndIsAsWideAsAllowed
   }
 }
 
-// A chain: the first convolution's worst case times the residual block's factor K2 + 1 (its %w2 is
-// ±1) stays under the limit, and %w2 is filled with the residual convolution's weight shape.
+// A chain: the first convolution's worst case times the residual block's factor 2·K2 + 1 (its %w2
+// is ±2) stays under the limit, and %w2 is filled with the residual convolution's weight shape.
 RC_GTEST_PROP(Fill, ChainExactRangeLeavesRoomForTheResidualBlock, ()) {
   const ConvProblem p = *GenProblem();
   const Direction d = *rc::gen::elementOf(AllDirections());
@@ -226,12 +226,13 @@ RC_GTEST_PROP(Fill, ChainExactRangeLeavesRoomForTheResidualBlock, ()) {
   const int64_t k2 = std::max(ReductionLength(q, Direction::kForward),
                               ReductionLength(q, Direction::kBackwardData));
   RC_PRE(r.exact);
-  RC_ASSERT((ReductionLength(p, d) * r.data_range * r.weight_range + r.bias_range) * (k2 + 1) <=
+  RC_ASSERT((ReductionLength(p, d) * r.data_range * r.weight_range + r.bias_range) *
+                (kExactChainWeight * k2 + 1) <=
             kExactSumLimit);
   RC_ASSERT(r.data_range <= ChooseExactRange(p, d).data_range);
   const CaseInputs in = FillInputs(p, d, Fill::kExact, 9, GraphForm::kChain);
   RC_ASSERT(in.chain_weight.shape == q.weight_shape());
-  for (float v : in.chain_weight.values) RC_ASSERT(v == 1.0f || v == -1.0f);
+  for (float v : in.chain_weight.values) RC_ASSERT(v == 2.0f || v == -2.0f);
   // The convolution's own tensors are those of the same case without the chain when the ranges
   // agree (streams are per tensor).
   if (r.data_range == ChooseExactRange(p, d).data_range)

@@ -25,9 +25,13 @@ namespace bug_search {
 struct DrawnCase {
   ConvProblem problem;
   Direction direction = Direction::kForward;
+  GraphForm graph = GraphForm::kConv;
 };
 
-inline std::string Describe(const DrawnCase& c) { return CaseDescriptor(c.problem, c.direction); }
+inline std::string Describe(const DrawnCase& c) {
+  return CaseDescriptor(c.problem, c.direction) +
+         (c.graph == GraphForm::kChain ? " (as a chain)" : "");
+}
 
 // One case through `sut` (reported as `sut_name`) in exact mode, seed 1.
 inline CaseOutcome Check(const DrawnCase& c, ConvSut& sut, const std::string& sut_name) {
@@ -37,6 +41,7 @@ inline CaseOutcome Check(const DrawnCase& c, ConvSut& sut, const std::string& su
   cc.sut = sut_name;
   cc.fill = Fill::kExact;
   cc.seed = 1;
+  cc.graph = c.graph;
   return CheckCase(cc, sut);
 }
 
@@ -48,8 +53,8 @@ struct BugSearchSpace {
   int64_t max_shrunk_macs;  // "small": the shrunk case must not need more multiply-adds
 };
 
-inline rc::Gen<DrawnCase> GenCase(const BugSearchSpace& s) {
-  return rc::gen::apply([](ConvProblem p, Direction d) { return DrawnCase{p, d}; },
+inline rc::Gen<DrawnCase> GenCase(const BugSearchSpace& s, GraphForm graph = GraphForm::kConv) {
+  return rc::gen::apply([graph](ConvProblem p, Direction d) { return DrawnCase{p, d, graph}; },
                         GenProblem(s.space), rc::gen::elementOf(s.directions));
 }
 
