@@ -415,6 +415,11 @@ const char* FillName(Fill f) {
   return "?";
 }
 
+std::string CaseTitle(const ConvCase& c) {
+  return CaseDescriptor(c.problem, c.direction) +
+         (c.graph == GraphForm::kChain ? " (as a chain)" : "");
+}
+
 const char* GraphFormName(GraphForm g) { return g == GraphForm::kChain ? "chain" : "conv"; }
 
 Result<Fill> ParseFill(const std::string& s) {

@@ -38,6 +38,9 @@ struct ConvCase {
   bool operator==(const ConvCase& o) const;
 };
 
+// Its descriptor, followed by " (as a chain)" for a chain: how log lines name a case.
+std::string CaseTitle(const ConvCase& c);
+
 constexpr const char* kCaseSchema = "convparity.case/1";
 
 nlohmann::json CaseToJson(const ConvCase& c);

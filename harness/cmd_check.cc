@@ -24,9 +24,7 @@ RunnerOptions RunnerFor(const CommonFlags& f) {
 }
 
 std::string CaseLine(const ConvCase& c) {
-  return CaseDescriptor(c.problem, c.direction) +
-         (c.graph == GraphForm::kChain ? " (as a chain)" : "") + " " + c.sut + " " +
-         FillName(c.fill) + " seed=" + std::to_string(c.seed);
+  return CaseTitle(c) + " " + c.sut + " " + FillName(c.fill) + " seed=" + std::to_string(c.seed);
 }
 
 void PrintDetail(const CaseOutcome& out) {

@@ -28,7 +28,7 @@ int RunShrink(const std::string& case_path, const CommonFlags& f) {
   const CaseOutcome first = runner->Check(original, {original.sut})[0];
   if (first.verdict == Verdict::kInvalid)
     return Fail(Status::Invalid(case_path + ": " + first.reason));
-  std::printf("%s %s %s: %s\n", CaseDescriptor(original.problem, original.direction).c_str(),
+  std::printf("%s %s %s: %s\n", CaseTitle(original).c_str(),
               original.sut.c_str(), FillName(original.fill), VerdictName(first.verdict));
   if (!IsDiscrepancy(first.verdict)) {
     std::printf("it does not fail: nothing to shrink\n");
@@ -53,7 +53,7 @@ int RunShrink(const std::string& case_path, const CommonFlags& f) {
               static_cast<long long>(result.shrink_steps),
               static_cast<long long>(result.shrink_tries), result.shrink_seconds,
               result.shrink_complete ? "" : ", budget spent",
-              CaseDescriptor(minimal.problem, minimal.direction).c_str(), path->c_str());
+              CaseTitle(minimal).c_str(), path->c_str());
   return kExitParity;
 }
 
