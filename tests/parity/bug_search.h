@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,7 @@
 #include "core/sut.h"
 #include "generators/problem_gen.h"
 #include "harness/check_case.h"
+#include "harness/shrink_search.h"
 
 namespace convparity {
 namespace bug_search {
@@ -68,6 +71,39 @@ template <typename T>
 T Median(std::vector<T> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
+}
+
+// The search for `sut` in a campaign's default space (`space`: every rank, both kinds; all three
+// directions), for the figures of the design notes: prints, per seed and the median, how many
+// cases it took and the shrunk case. `label` starts each line.
+inline void PrintDefaultSpaceFigures(const std::string& label, const std::string& id, ConvSut& sut,
+                                     const std::string& sut_name, const ProblemSpace& space) {
+  const BugSearchSpace search{space, AllDirections(), 0};
+  std::function<bool(const DrawnCase&)> fails = [&](const DrawnCase& c) {
+    return IsDiscrepancy(Check(c, sut, sut_name).verdict);
+  };
+  std::vector<int64_t> cases;
+  std::vector<double> seconds;
+  for (int seed = 1; seed <= SeedCount(); ++seed) {
+    SearchOptions options;
+    options.seed = static_cast<uint64_t>(seed);
+    options.max_cases = 20000;
+    options.max_seconds = 120;
+    const SearchResult<DrawnCase> r = FindAndShrink(GenCase(search), fails, options);
+    if (!r.found) {
+      std::printf("%s %-24s seed %d: not found in %lld cases, %.1f s\n", label.c_str(), id.c_str(),
+                  seed, static_cast<long long>(r.cases), r.search_seconds);
+      continue;
+    }
+    std::printf("%s %-24s seed %d: failure after %5lld cases, %7.3f s; shrunk: %s\n",
+                label.c_str(), id.c_str(), seed, static_cast<long long>(r.cases),
+                r.search_seconds, Describe(*r.shrunk).c_str());
+    cases.push_back(r.cases);
+    seconds.push_back(r.search_seconds);
+  }
+  if (!cases.empty())
+    std::printf("%s %-24s median over %zu finding seeds: %lld cases, %.3f s\n", label.c_str(),
+                id.c_str(), cases.size(), static_cast<long long>(Median(cases)), Median(seconds));
 }
 
 }  // namespace bug_search

@@ -295,36 +295,9 @@ TEST_P(KnownBugSearch, DirectParityPropertyFailsAndShrinksToASmallCase) {
 TEST_P(KnownBugSearch, FiguresInTheDefaultSpace) {
   if (!std::getenv("CONVPARITY_BUG_MEASURE")) GTEST_SKIP() << "set CONVPARITY_BUG_MEASURE=1";
   const std::string id = GetParam();
-  BugSearchSpace space{ProblemSpace{}, AllDirections(), 0};
   std::unique_ptr<ConvSut> bug = MakeKnownBug(id);
-  std::function<bool(const DrawnCase&)> fails = [&](const DrawnCase& c) {
-    return IsDiscrepancy(Check(c, *bug, "known-bug:" + id).verdict);
-  };
-  std::vector<int64_t> cases;
-  std::vector<double> seconds;
-  for (int seed = 1; seed <= SeedCount(); ++seed) {
-    SearchOptions options;
-    options.seed = static_cast<uint64_t>(seed);
-    options.max_cases = 20000;
-    options.max_seconds = 120;
-    const SearchResult<DrawnCase> r = FindAndShrink(GenCase(space), fails, options);
-    if (!r.found) {
-      std::printf("[known-bug default space] %-24s seed %d: not found in %lld cases, %.1f s\n",
-                  id.c_str(), seed, static_cast<long long>(r.cases), r.search_seconds);
-      continue;
-    }
-    std::printf(
-        "[known-bug default space] %-24s seed %d: failure after %5lld cases, %7.3f s; "
-        "shrunk: %s\n",
-        id.c_str(), seed, static_cast<long long>(r.cases), r.search_seconds,
-        Describe(*r.shrunk).c_str());
-    cases.push_back(r.cases);
-    seconds.push_back(r.search_seconds);
-  }
-  if (!cases.empty())
-    std::printf(
-        "[known-bug default space] %-24s median over %zu finding seeds: %lld cases, %.3f s\n",
-        id.c_str(), cases.size(), static_cast<long long>(Median(cases)), Median(seconds));
+  bug_search::PrintDefaultSpaceFigures("[known-bug default space]", id, *bug, "known-bug:" + id,
+                                       ProblemSpace{});
 }
 
 INSTANTIATE_TEST_SUITE_P(AllKnownBugs, KnownBugSearch, testing::ValuesIn(KnownBugIds()),

@@ -180,37 +180,10 @@ TEST_P(TransformKnownBugSearch, FiguresInTheDefaultSpace) {
   const TransformBugSearch& s = SearchFor(GetParam());
   ProblemSpace space;
   space.max_macs = 50000;
-  const BugSearchSpace search{space, AllDirections(), 0};
   std::unique_ptr<ConvSut> buggy = Make(s.buggy);
   ASSERT_TRUE(buggy);
-  std::function<bool(const DrawnCase&)> fails = [&](const DrawnCase& c) {
-    return IsDiscrepancy(Check(c, *buggy, s.buggy).verdict);
-  };
-  std::vector<int64_t> cases;
-  std::vector<double> seconds;
-  for (int seed = 1; seed <= SeedCount(); ++seed) {
-    SearchOptions options;
-    options.seed = static_cast<uint64_t>(seed);
-    options.max_cases = 20000;
-    options.max_seconds = 120;
-    const SearchResult<DrawnCase> r = FindAndShrink(GenCase(search), fails, options);
-    if (!r.found) {
-      std::printf("[transform-bug default space] %-16s seed %d: not found in %lld cases, %.1f s\n",
-                  s.id.c_str(), seed, static_cast<long long>(r.cases), r.search_seconds);
-      continue;
-    }
-    std::printf(
-        "[transform-bug default space] %-16s seed %d: failure after %5lld cases, %7.3f s; "
-        "shrunk: %s\n",
-        s.id.c_str(), seed, static_cast<long long>(r.cases), r.search_seconds,
-        Describe(*r.shrunk).c_str());
-    cases.push_back(r.cases);
-    seconds.push_back(r.search_seconds);
-  }
-  if (!cases.empty())
-    std::printf(
-        "[transform-bug default space] %-16s median over %zu finding seeds: %lld cases, %.3f s\n",
-        s.id.c_str(), cases.size(), static_cast<long long>(Median(cases)), Median(seconds));
+  bug_search::PrintDefaultSpaceFigures("[transform-bug default space]", s.id, *buggy, s.buggy,
+                                       space);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllTransformBugs, TransformKnownBugSearch,
