@@ -111,8 +111,9 @@ class ChainInInterpreter : public ConvSut {
                                                    {"grad_output", b.grad_output}};
     GraphBindings vars;
     for (const Node& n : g.nodes) {
+      if (n.op != OpKind::kVar) continue;
       auto it = data.find(n.name);
-      if (n.op != OpKind::kVar || !it->second) continue;
+      if (it == data.end() || !it->second) continue;  // not read: Interpret skips it
       vars[n.name] = HostTensor{n.shape, std::vector<float>(it->second,
                                                             it->second + NumElements(n.shape))};
     }
@@ -148,8 +149,9 @@ TEST_P(ToleranceTest, ChainsInEveryOrderStayWithinTheirBoundAndBfloat16IsCaught)
       ASSERT_FALSE(prep.ended) << prep.ended->reason;
       for (ConvSut* sut : correct) {
         const CaseOutcome out = RunPrepared(prep, *sut);
-        ASSERT_EQ(out.verdict == Verdict::kFailed || out.verdict == Verdict::kCrashed, false)
-            << CaseTitle(c) << " " << FillName(fill) << ": " << out.reason;
+        ASSERT_TRUE(out.verdict == Verdict::kPassed || out.verdict == Verdict::kMistrusted)
+            << CaseTitle(c) << " " << FillName(fill) << ": " << VerdictName(out.verdict) << " "
+            << out.reason;
         ok.max_use = std::max(ok.max_use, out.judgement.max_bound_use);
       }
       ok.elements += static_cast<int64_t>(prep.reference.result.values.size());
