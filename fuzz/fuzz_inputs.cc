@@ -15,11 +15,13 @@
 
 #include "core/conv_case.h"
 #include "core/descriptor.h"
+#include "core/graph.h"
 #include "generators/byte_decoder.h"
 #include "harness/benchdnn_import.h"
 #include "harness/fuzz_support.h"
 #include "harness/outcome_json.h"
 #include "harness/plugin/plugin_sut.h"
+#include "harness/transform_sut.h"
 #include "reports/json_values.h"
 #include "reports/summary_json.h"
 
@@ -95,11 +97,16 @@ void PluginStruct(const std::string& bytes) {
 
 void ByteDecoder(const std::string& bytes) {
   ByteDecoderOptions options;
-  options.suts = {"direct", "direct-reverse"};
+  options.suts = {"direct", "direct-reverse", "transform:legalize"};  // the last one takes chains
+  options.runs_graphs = [](const std::string& sut) { return RunsGraphs(sut); };
   const ConvCase c = DecodeCase(bytes, options);
   if (Status st = CheckLimits(c.problem, Limits{}); !st.ok())
     Broken("byte decoder", "decoded an unusable problem: " + st.message());
   if (c.problem.macs() > options.max_macs) Broken("byte decoder", "over the MAC cap");
+  if (c.graph == GraphForm::kChain && !RunsGraphs(c.sut))
+    Broken("byte decoder", "decoded a chain for " + c.sut + ", which runs single convolutions");
+  if (CaseGraphMacs(c.problem, c.graph) > options.max_macs)
+    Broken("byte decoder", "a chain over the MAC cap");
   Result<std::string> encoded = EncodeCase(c, options);
   if (encoded.ok() && !(DecodeCase(*encoded, options) == c))
     Broken("byte decoder", "EncodeCase returned bytes of another case");

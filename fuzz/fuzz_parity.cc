@@ -5,6 +5,8 @@
 //
 // SUTs: our own kernels; $CONVPARITY_FUZZ_SUT (comma-separated) picks others, e.g.
 // known-bug:tvm-9465 to hunt a reproduced historical bug. $CONVPARITY_FUZZ_MAX_MACS caps sizes.
+// The cases of SUTs that run graphs (transform:…, their known bugs) may be chains: the problem's
+// residual block (core/graph.h ChainGraph), the decoder's last choice.
 // Coverage: our libraries are instrumented, LibTorch is not, so the fuzzer steers by what our
 // kernels and harness do, not by ATen's internals.
 #include <cstdint>
@@ -61,9 +63,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The decoder promises valid cases: an invalid one is a bug of the decoder (or an oracle that
   // disagrees with Validate), and as much a finding as a discrepancy.
   if (!IsDiscrepancy(outcome.verdict) && outcome.verdict != Verdict::kInvalid) return 0;
-  const std::string what = CaseDescriptor(c.problem, c.direction) + " " + c.sut + " " +
-                           FillName(c.fill) + " seed " + std::to_string(c.seed) + ": " +
-                           VerdictName(outcome.verdict) + ": " + outcome.reason;
+  const std::string what = CaseTitle(c) + " " + c.sut + " " + FillName(c.fill) + " seed " +
+                           std::to_string(c.seed) + ": " + VerdictName(outcome.verdict) + ": " +
+                           outcome.reason;
   Result<std::string> report = WriteFuzzFinding(t.out, c, outcome);
   std::fprintf(stderr, "fuzz_parity: %s\n  report %s\n", what.c_str(),
                report.ok() ? report->c_str() : report.status().message().c_str());

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "core/graph.h"
+
 namespace convparity {
 namespace {
 
@@ -153,6 +155,18 @@ bool OverCaps(const ConvProblem& p, const ByteDecoderOptions& o) {
          NumElements(p.weight_shape()) > max_elements;
 }
 
+bool RunsGraphs(const std::string& sut, const ByteDecoderOptions& o) {
+  return o.runs_graphs && o.runs_graphs(sut);
+}
+
+// The residual block of p (core/graph.h ChainGraph) fits the caps: both convolutions' multiply-adds
+// together, and the second one's tensors (its input and output have p's output shape; its weight
+// is C_out × C_out/g × kernel).
+bool ChainFitsCaps(const ConvProblem& p, const ByteDecoderOptions& o) {
+  return !OverCaps(p, o) && !OverCaps(ResidualConv(p), o) &&
+         CaseGraphMacs(p, GraphForm::kChain) <= std::max<int64_t>(o.max_macs, 1);
+}
+
 // Halves the largest size (batch, groups, channels per group, each input's excess over its floor)
 // until the problem fits the caps; then shortens kernels; at last drops padding. Every step keeps
 // the problem valid; the last one reaches a problem of one MAC and one element per tensor.
@@ -233,6 +247,11 @@ ConvCase Build(Chooser& ch, const ConvCase& t, const ByteDecoderOptions& o) {
   p.bias = ch.Bool(tp.bias, "bias");
   c.seed = ch.U64(t.seed);
   FitToCaps(p, o);
+  // Last (see the NOTE in the header). The block is judged after FitToCaps, on the problem the
+  // case ends with; over the caps, the chain clamps to the convolution alone.
+  if (RunsGraphs(c.sut, o) && ch.Bool(t.graph == GraphForm::kChain, "graph chain") &&
+      ChainFitsCaps(p, o))
+    c.graph = GraphForm::kChain;
   return c;
 }
 
@@ -279,6 +298,17 @@ Result<std::string> EncodeCase(const ConvCase& c, const ByteDecoderOptions& opti
                                  options.suts.end())
     return Status::Invalid("sut '" + c.sut + "' is not one of the byte decoder's SUTs");
   if (Status st = Validate(c.problem); !st.ok()) return st.WithContext("problem");
+  if (c.graph == GraphForm::kChain && !RunsGraphs(c.sut, options))
+    return Status::Invalid("graph: the byte format carries chains only for SUTs that run " +
+                           std::string("graphs, not '") + c.sut + "'");
+  if (c.graph == GraphForm::kChain && !OverCaps(c.problem, options) &&
+      !ChainFitsCaps(c.problem, options))
+    return Status::Invalid("graph: the chain (" +
+                           std::to_string(CaseGraphMacs(c.problem, GraphForm::kChain)) +
+                           " multiply-adds with its residual convolution) is over the byte "
+                           "decoder's caps (max_macs " +
+                           std::to_string(options.max_macs) + ", max_tensor_elements " +
+                           std::to_string(options.max_tensor_elements) + "); as a conv it fits");
   Encoder encoder;
   Build(encoder, c, options);
   if (!encoder.error().ok()) return encoder.error();

@@ -1,19 +1,24 @@
-// Bytes ↔ cases for coverage-guided fuzzing (libFuzzer): a decoder that turns any byte string into a
-// valid case, and an encoder that turns a case back into bytes, so that corpus cases seed the
+// Bytes ↔ cases for coverage-guided fuzzing (libFuzzer): a decoder that turns any byte string into
+// a valid case, and an encoder that turns a case back into bytes, so that corpus cases seed the
 // fuzzer and a fuzzer's finding becomes a corpus case (ARCHITECTURE.md, "Generators").
 //
 // The byte format is a sequence of choices, each one an integer in a range that earlier choices
 // decide (the dependency chain of generators/problem_gen.h: kind → rank → per dimension kernel,
 // dilation, stride → output_padding → padding → input size; then channels, batch, layouts, bias,
-// seed). A choice of n values takes ⌈log256 n⌉ bytes, little-endian, reduced modulo n; missing
-// bytes read as zero, and the zero of every choice is its plainest option. Decoding is total: it
-// clamps, it never rejects; every problem it yields passes Validate() and stays under the caps.
+// seed; last, for a SUT that runs graphs, the graph form). A choice of n values takes ⌈log256 n⌉
+// bytes, little-endian, reduced modulo n; missing bytes read as zero, and the zero of every choice
+// is its plainest option. Decoding is total: it clamps, it never rejects; every problem it yields
+// passes Validate() and stays under the caps, and so does every chain's residual block (a chain
+// whose block is over them decodes as the convolution alone).
+// NOTE: the graph form is the last choice so that inputs written before it existed keep their
+// meaning: its byte is missing from them, and a missing byte is kConv.
 // The encoder writes each value as the choice the decoder makes for it, hence
 // DecodeCase(*EncodeCase(c)) == c whenever EncodeCase succeeds.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,6 +30,10 @@ namespace convparity {
 struct ByteDecoderOptions {
   // The case's SUT is one of these, chosen by a byte. Empty: the case keeps ConvCase's default SUT.
   std::vector<std::string> suts;
+  // Whether a SUT runs graphs (transform pipelines; harness/transform_sut.h RunsGraphs): the cases
+  // of those SUTs choose their graph form, conv or chain. Null: no SUT does, every case is a conv.
+  // A predicate, not a list: generators/ knows no SUT; the harness fills it (FuzzDecoderOptions).
+  std::function<bool(const std::string&)> runs_graphs;
   int64_t max_macs = 200000;                   // keeps a check fast on ATen's float64 path
   int64_t max_tensor_elements = int64_t{1} << 22;  // per tensor: a large stride costs no MACs
   int64_t max_kernel = 9;
@@ -50,8 +59,10 @@ class ByteReader {
 int ChoiceBytes(uint64_t span);
 
 // Total: any bytes give a case whose problem passes Validate() and the caps of `options`, with a
-// SUT from options.suts, expect = parity, no note and no transform. `consumed` (may be null)
-// receives how many bytes the case took, so that a caller can read more choices after it.
+// SUT from options.suts, expect = parity, no note and no transform; a chain only for a SUT that
+// options.runs_graphs, and only when the whole block (CaseGraphMacs, the residual convolution's
+// tensors) fits the caps too. `consumed` (may be null) receives how many bytes the case took, so
+// that a caller can read more choices after it.
 ConvCase DecodeCase(const uint8_t* data, size_t size, const ByteDecoderOptions& options,
                     size_t* consumed = nullptr);
 inline ConvCase DecodeCase(const std::string& bytes, const ByteDecoderOptions& options) {
@@ -60,7 +71,8 @@ inline ConvCase DecodeCase(const std::string& bytes, const ByteDecoderOptions& o
 
 // The bytes DecodeCase turns into `c`. Invalid, naming the field, when the format cannot carry c:
 // a value outside the decoder's ranges or caps, a SUT not in options.suts, an `expect`, `note`
-// or `transform` that is not the default. Verifies itself: what it returns decodes to c.
+// or `transform` that is not the default, a chain for a SUT that does not run graphs or whose block
+// is over the caps. Verifies itself: what it returns decodes to c.
 Result<std::string> EncodeCase(const ConvCase& c, const ByteDecoderOptions& options);
 
 }  // namespace convparity

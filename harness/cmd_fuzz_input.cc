@@ -70,9 +70,8 @@ int RunImportFuzzInput(const std::vector<std::string>& files, const CommonFlags&
     const ConvCase c = DecodeCase(*bytes, *options);
     Result<std::string> path = WriteCaseFile(corpus, c);
     if (!path.ok()) return Fail(path.status());
-    std::printf("%s %s %s seed %llu: %s\n", CaseDescriptor(c.problem, c.direction).c_str(),
-                c.sut.c_str(), FillName(c.fill), static_cast<unsigned long long>(c.seed),
-                path->c_str());
+    std::printf("%s %s %s seed %llu: %s\n", CaseTitle(c).c_str(), c.sut.c_str(), FillName(c.fill),
+                static_cast<unsigned long long>(c.seed), path->c_str());
   }
   return kExitParity;
 }
@@ -114,6 +113,8 @@ int RunExportFuzzSeeds(const std::vector<std::string>& paths, const CommonFlags&
     }
     if (std::find(options->suts.begin(), options->suts.end(), c.sut) == options->suts.end())
       c.sut = options->suts.front();
+    // Likewise a chain given to a SUT that runs single convolutions seeds its convolution.
+    if (c.graph == GraphForm::kChain && !options->runs_graphs(c.sut)) c.graph = GraphForm::kConv;
     Result<std::string> bytes = EncodeCase(c, *options);
     Status st;
     if (target == "parity") {
@@ -140,8 +141,7 @@ int RunExportFuzzSeeds(const std::vector<std::string>& paths, const CommonFlags&
     if (!bytes.ok()) {
       ++skipped;
       if (!f.quiet)
-        std::fprintf(stderr, "not encoded: %s: %s\n",
-                     CaseDescriptor(c.problem, c.direction).c_str(),
+        std::fprintf(stderr, "not encoded: %s: %s\n", CaseTitle(c).c_str(),
                      bytes.status().message().c_str());
     }
   }

@@ -24,6 +24,8 @@ Result<ByteDecoderOptions> FuzzDecoderOptions(const std::vector<std::string>& su
     o.suts = *names;
   }
   if (o.suts.empty()) o.suts = OurSutNames();
+  // Their cases may be chains.
+  o.runs_graphs = [](const std::string& sut) { return RunsGraphs(sut); };
   const char* env_macs = std::getenv("CONVPARITY_FUZZ_MAX_MACS");
   if (max_macs > 0) {
     o.max_macs = max_macs;

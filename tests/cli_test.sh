@@ -200,6 +200,20 @@ expect 0 export-fuzz-seeds -- "$cp" export-fuzz-seeds "$tmp/fuzzbug.json" --sut 
 expect 0 import-fuzz-input -- "$cp" import-fuzz-input "$tmp"/seeds/* --sut known-bug:tvm-5758 --corpus "$tmp/fromfuzz"
 contains "$tmp/out" 'fwd:t1d_ic1_oc1_i1_k1_s2_pb0_pe1_op1 known-bug:tvm-5758 exact seed 3' fuzz-input-round-trip
 expect 1 fuzz-input-repro -- "$cp" repro "$tmp"/fromfuzz/*.json --no-isolation
+# Chains both ways: the regression chains, given to a SUT that runs graphs, come back as chains
+# (every seed written; the known bug's trigger still differs); given to a kernel, as its convolution.
+expect 0 export-fuzz-seeds-chains -- "$cp" export-fuzz-seeds "$src/corpus/regression/chains" --sut known-bug:tvm-9954 --out "$tmp/chainseeds" --quiet
+expect 0 import-fuzz-input-chains -- "$cp" import-fuzz-input "$tmp"/chainseeds/* --sut known-bug:tvm-9954 --corpus "$tmp/fromchains"
+contains "$tmp/out" '^bwd_weight:2d_g2_ic4_oc4_i5x5_k3x3 \(as a chain\) known-bug:tvm-9954 exact seed 1: ' fuzz-input-chain-round-trip
+if [ "$(ls "$tmp"/chainseeds | wc -l)" -gt 0 ] &&
+   [ "$(grep -l '"graph": "chain"' "$tmp"/fromchains/*.json | wc -l)" -eq "$(ls "$tmp"/chainseeds | wc -l)" ]; then
+  passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL fuzz-input-chains-stay-chains"; fi
+trigger=$(sed -n 's/^bwd_weight:2d_g2_ic4_oc4_i5x5_k3x3 (as a chain) known-bug:tvm-9954 exact seed 1: //p' "$tmp/out")
+expect 1 fuzz-input-chain-repro -- "$cp" repro "${trigger:-$tmp/no-trigger}" --no-isolation
+contains "$tmp/out" '\(as a chain\)' fuzz-input-chain-repro-is-a-chain
+expect 0 export-fuzz-seeds-chains-to-kernel -- "$cp" export-fuzz-seeds "$src/corpus/regression/chains/tvm-9954-trigger-exact.json" --sut direct --out "$tmp/chainconv"
+expect 0 import-fuzz-input-chains-to-kernel -- "$cp" import-fuzz-input "$tmp"/chainconv/* --sut direct --corpus "$tmp/fromchainconv"
+contains "$tmp/out" '^bwd_weight:2d_g2_ic4_oc4_i5x5_k3x3 direct exact seed 1: ' fuzz-input-chain-to-kernel-is-a-conv
 expect 2 import-fuzz-input-missing -- "$cp" import-fuzz-input "$tmp/no-such-input"
 one_line_error import-fuzz-input-missing
 expect 2 import-fuzz-input-bad-sut -- "$cp" import-fuzz-input "$tmp"/seeds/* --sut no-such-sut

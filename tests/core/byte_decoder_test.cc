@@ -10,17 +10,23 @@
 #include <vector>
 
 #include "core/descriptor.h"
+#include "core/graph.h"
 #include "core/prng.h"
 #include "generators/problem_gen.h"
 
 namespace convparity {
 namespace {
 
-const std::vector<std::string> kSuts{"direct", "direct-reverse", "known-bug:tvm-9465"};
+// The last one runs graphs (its cases may be chains); the harness's own predicate is
+// harness/transform_sut.h RunsGraphs, which core_tests do not link.
+const std::vector<std::string> kSuts{"direct", "direct-reverse", "known-bug:tvm-9465",
+                                     "transform:legalize"};
+const std::string& kGraphSut = kSuts.back();
 
 ByteDecoderOptions Options() {
   ByteDecoderOptions o;
   o.suts = kSuts;
+  o.runs_graphs = [](const std::string& sut) { return sut == kGraphSut; };
   return o;
 }
 
@@ -36,6 +42,17 @@ bool WithinCaps(const ConvProblem& p, const ByteDecoderOptions& o) {
   return p.macs() <= o.max_macs && NumElements(p.input_shape()) <= o.max_tensor_elements &&
          NumElements(p.output_shape()) <= o.max_tensor_elements &&
          NumElements(p.weight_shape()) <= o.max_tensor_elements;
+}
+
+// A case's whole graph under the caps: for a chain, both convolutions' MACs together and the
+// residual convolution's tensors.
+bool CaseWithinCaps(const ConvCase& c, const ByteDecoderOptions& o) {
+  if (!WithinCaps(c.problem, o)) return false;
+  if (c.graph == GraphForm::kConv) return true;
+  ByteDecoderOptions tensors = o;
+  tensors.max_macs = INT64_MAX;
+  return WithinCaps(ResidualConv(c.problem), tensors) &&
+         CaseGraphMacs(c.problem, GraphForm::kChain) <= o.max_macs;
 }
 
 std::string RandomBytes(Prng& prng, size_t n) {
@@ -70,16 +87,45 @@ TEST(ByteDecoder, NoBytesDecodeToThePlainestCase) {
   EXPECT_EQ(c, plain) << CaseDescriptor(c.problem, c.direction);
 }
 
-RC_GTEST_PROP(ByteDecoder, AnyBytesDecodeToAValidCaseUnderTheCaps, (const std::string& bytes)) {
+RC_GTEST_PROP(ByteDecoder, AnyBytesDecodeToAValidCaseUnderTheCaps, (const std::string& head)) {
+  // Half of them long enough to reach the last choice (the graph form, after the 8 seed bytes).
+  const std::string bytes =
+      head + *rc::gen::container<std::string>(*rc::gen::element<size_t>(0, 64),
+                                              rc::gen::arbitrary<char>());
   ByteDecoderOptions o = Options();
   o.max_macs = *rc::gen::element<int64_t>(1, 1000, 200000);
   o.max_kernel = *rc::gen::inRange<int64_t>(1, 12);
   const ConvCase c = DecodeCase(bytes, o);
   RC_ASSERT(Validate(c.problem).ok());
-  RC_ASSERT(WithinCaps(c.problem, o));
+  RC_ASSERT(CaseWithinCaps(c, o));  // a chain's whole block included
   RC_ASSERT(CheckLimits(c.problem, Limits{}).ok());
   RC_ASSERT(std::find(kSuts.begin(), kSuts.end(), c.sut) != kSuts.end());
   RC_ASSERT(c.expect == Expect::kParity && c.note.empty() && c.transform.is_null());
+  if (c.graph == GraphForm::kChain) {
+    RC_ASSERT(c.sut == kGraphSut);
+    RC_ASSERT(CheckLimits(ResidualConv(c.problem), Limits{}).ok());
+  }
+  RC_TAG(GraphFormName(c.graph));
+}
+
+// The same for chains, in volume: uniform bytes for a graph SUT under a random MAC cap. A chain's
+// whole block fits the caps (both convolutions' MACs, the residual convolution's tensors).
+RC_GTEST_PROP(ByteDecoder, EveryDecodedChainIsAGraphSutsAndFitsTheCaps, (uint64_t seed)) {
+  ByteDecoderOptions o = Options();
+  o.suts = {kSuts[0], kGraphSut};
+  o.max_macs = *rc::gen::inRange<int64_t>(1, 400001);
+  Prng prng(seed);
+  int chains = 0;
+  for (int n = 0; n < 50; ++n) {
+    const ConvCase c = DecodeCase(RandomBytes(prng, 8 + prng.Below(64)), o);
+    if (c.graph == GraphForm::kConv) continue;
+    ++chains;
+    RC_ASSERT(c.sut == kGraphSut);
+    RC_ASSERT(CaseWithinCaps(c, o));
+    RC_ASSERT(Validate(ResidualConv(c.problem)).ok());
+    RC_ASSERT(CheckLimits(ResidualConv(c.problem), Limits{}).ok());
+  }
+  RC_CLASSIFY(chains > 0, "some chains");
 }
 
 RC_GTEST_PROP(ByteDecoder, DecodeOfEncodeIsIdentityOnGeneratedCases, ()) {
@@ -91,6 +137,11 @@ RC_GTEST_PROP(ByteDecoder, DecodeOfEncodeIsIdentityOnGeneratedCases, ()) {
   c.seed = *rc::gen::arbitrary<uint64_t>();
   c.sut = *rc::gen::elementOf(kSuts);
   const ByteDecoderOptions o = GeneratorOptions();
+  // Chains only where the format carries them: a graph SUT, the whole block under the caps.
+  c.graph = GraphForm::kChain;
+  if (c.sut != kGraphSut || !CaseWithinCaps(c, o) || *rc::gen::arbitrary<bool>())
+    c.graph = GraphForm::kConv;
+  RC_TAG(GraphFormName(c.graph));
   const Result<std::string> bytes = EncodeCase(c, o);
   RC_ASSERT(bytes.ok());  // a failure prints the field and the rule
   size_t consumed = 0;
@@ -105,8 +156,10 @@ RC_GTEST_PROP(ByteDecoder, DecodeOfEncodeIsIdentityOnGeneratedCases, ()) {
 RC_GTEST_PROP(ByteDecoder, MutatedEncodingsStillDecodeToValidCases, ()) {
   ConvCase c;
   c.problem = *GenProblem();
-  c.sut = kSuts[0];
+  c.sut = *rc::gen::elementOf(kSuts);
   const ByteDecoderOptions o = GeneratorOptions();
+  c.graph = c.sut == kGraphSut ? GraphForm::kChain : GraphForm::kConv;
+  if (!CaseWithinCaps(c, o)) c.graph = GraphForm::kConv;
   const Result<std::string> bytes = EncodeCase(c, o);
   RC_ASSERT(bytes.ok());
   std::string mutated = *bytes;
@@ -115,7 +168,7 @@ RC_GTEST_PROP(ByteDecoder, MutatedEncodingsStillDecodeToValidCases, ()) {
   const ConvCase d = DecodeCase(mutated.substr(0, *rc::gen::inRange<size_t>(0, mutated.size() + 1)),
                                 Options());
   RC_ASSERT(Validate(d.problem).ok());
-  RC_ASSERT(WithinCaps(d.problem, Options()));
+  RC_ASSERT(CaseWithinCaps(d, Options()));
 }
 
 // Every feature the generators reach is reachable from random bytes, and not rarely: a fuzzer
@@ -140,9 +193,8 @@ TEST(ByteDecoder, RandomBytesReachEveryFeature) {
        [](const ConvCase& c) { return c.problem.depthwise() && c.problem.depth_multiplier() > 1; }},
       {"stride>1", any_dim([](const ConvProblem& p, int i) { return p.stride[i] > 1; })},
       {"dilation>1", any_dim([](const ConvProblem& p, int i) { return p.dilation[i] > 1; })},
-      {"stride>1 and dilation>1", any_dim([](const ConvProblem& p, int i) {
-         return p.stride[i] > 1 && p.dilation[i] > 1;
-       })},
+      {"stride>1 and dilation>1",
+       any_dim([](const ConvProblem& p, int i) { return p.stride[i] > 1 && p.dilation[i] > 1; })},
       {"asymmetric padding",
        any_dim([](const ConvProblem& p, int i) { return p.pad_begin[i] != p.pad_end[i]; })},
       {"padding beyond the kernel's reach", any_dim([](const ConvProblem& p, int i) {
@@ -153,7 +205,8 @@ TEST(ByteDecoder, RandomBytesReachEveryFeature) {
                 p.output_padding[i] == std::max(p.stride[i], p.dilation[i]) - 1;
        })},
       {"kernel 9", any_dim([](const ConvProblem& p, int i) { return p.kernel[i] == 9; })},
-      {"3-D transposed kernel>=7", [](const ConvCase& c) {
+      {"3-D transposed kernel>=7",
+       [](const ConvCase& c) {
          return c.problem.rank == 3 && c.problem.transposed && c.problem.kernel[0] >= 7;
        }},
       {"output size 1", any_dim([](const ConvProblem& p, int i) { return p.output()[i] == 1; })},
@@ -161,6 +214,7 @@ TEST(ByteDecoder, RandomBytesReachEveryFeature) {
       {"channels_last",
        [](const ConvCase& c) { return c.problem.data_layout == DataLayout::kChannelsLast; }},
       {"bias", [](const ConvCase& c) { return c.problem.bias; }},
+      {"chain", [](const ConvCase& c) { return c.graph == GraphForm::kChain; }},
   };
   for (WeightLayout w : {WeightLayout::kOI, WeightLayout::kIO, WeightLayout::kSpatialIO,
                          WeightLayout::kOSpatialI})
@@ -184,6 +238,41 @@ TEST(ByteDecoder, RandomBytesReachEveryFeature) {
   }
   for (const auto& [name, has] : features)
     EXPECT_GE(seen[name], 5) << name << " in " << kInputs << " random inputs";
+}
+
+// The graph form is the last choice, made for graph SUTs only: an input that ends before it (one
+// written before chains existed) decodes to the conv it always did, and a chain whose block is over
+// the caps clamps to its conv.
+TEST(ByteDecoder, TheGraphFormIsTheLastChoiceAndClampsToConv) {
+  ConvCase c;
+  c.sut = kGraphSut;
+  c.problem.in_channels = c.problem.out_channels = 4;
+  c.problem.kernel = {3, 3, 1};
+  c.problem.input = {6, 6, 1};
+  c.graph = GraphForm::kChain;
+  const Result<std::string> chain = EncodeCase(c, Options());
+  ASSERT_TRUE(chain.ok()) << chain.status().message();
+  c.graph = GraphForm::kConv;
+  const Result<std::string> conv = EncodeCase(c, Options());
+  ASSERT_TRUE(conv.ok()) << conv.status().message();
+  ASSERT_EQ(chain->size(), conv->size());
+  EXPECT_EQ(chain->substr(0, chain->size() - 1), conv->substr(0, conv->size() - 1));
+  EXPECT_EQ(chain->back(), '\x01');
+  EXPECT_EQ(DecodeCase(conv->substr(0, conv->size() - 1), Options()), c);  // an old input
+
+  c.sut = kSuts[0];  // runs single convolutions: no graph choice at all
+  const Result<std::string> kernel = EncodeCase(c, Options());
+  ASSERT_TRUE(kernel.ok());
+  EXPECT_EQ(kernel->size(), conv->size() - 1);
+  EXPECT_EQ(DecodeCase(*kernel + '\x01', Options()).graph, GraphForm::kConv);
+
+  // p alone: 4·4·9·16 = 2304 MACs; with the residual convolution 2304 + 4·4·9·16 = 4608.
+  ByteDecoderOptions tight = Options();
+  tight.max_macs = 3000;
+  ASSERT_EQ(CaseGraphMacs(DecodeCase(*chain, Options()).problem, GraphForm::kChain), 4608);
+  const ConvCase clamped = DecodeCase(*chain, tight);
+  EXPECT_EQ(clamped.graph, GraphForm::kConv);
+  EXPECT_EQ(clamped.problem, c.problem);
 }
 
 TEST(ByteDecoder, EncoderNamesWhatTheFormatCannotCarry) {
@@ -213,6 +302,28 @@ TEST(ByteDecoder, EncoderNamesWhatTheFormatCannotCarry) {
   small.max_macs = 1000;
   EXPECT_NE(EncodeCase(c, small).status().message().find("over the byte decoder's caps"),
             std::string::npos);
+
+  // Chains: for graph SUTs only, and with the whole block under the caps (what decoding gives
+  // back otherwise is the conv, not c).
+  c = ConvCase{};
+  c.graph = GraphForm::kChain;
+  c.sut = kSuts[0];
+  EXPECT_EQ(EncodeCase(c, Options()).status().message(),
+            "graph: the byte format carries chains only for SUTs that run graphs, not 'direct'");
+  c.sut = kGraphSut;
+  c.problem.in_channels = c.problem.out_channels = 8;
+  c.problem.input = {20, 20, 1};
+  c.problem.kernel = {3, 3, 1};  // 8·8·9·18·18 = 186624 MACs; twice that with its residual conv
+  ByteDecoderOptions large = Options();
+  large.max_macs = 400000;
+  EXPECT_TRUE(EncodeCase(c, large).ok());
+  const Result<std::string> over = EncodeCase(c, Options());  // max_macs 200000
+  ASSERT_FALSE(over.ok());
+  EXPECT_NE(over.status().message().find("graph: the chain (373248 multiply-adds"),
+            std::string::npos)
+      << over.status().message();
+  c.graph = GraphForm::kConv;
+  EXPECT_TRUE(EncodeCase(c, Options()).ok());
 }
 
 }  // namespace
