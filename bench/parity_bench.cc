@@ -64,12 +64,14 @@ const std::vector<std::string>& TransformBenchSuts() {
   return suts;
 }
 
-// Cases/s of a check through a SUT by name (the oracle's share included, as in a campaign); the
-// `passed` counter is the share of cases that passed (the rest ended early or were skipped: a pass
+// Cases/s of a check through a SUT by name (the oracle's share included, as in a campaign), of the
+// problem's convolution or (third argument 1) of its residual block, core/graph.h ChainGraph (the
+// direct kernel skips chains: its row is the cost of preparing them); the `passed` counter is the share of cases that passed (the rest ended early or were skipped: a pass
 // that finds nothing to rewrite still runs the graph, so every share should be near direct's).
 void BM_CheckTransform(benchmark::State& state) {
   const Direction d = static_cast<Direction>(state.range(0));
   const std::string& name = TransformBenchSuts()[static_cast<size_t>(state.range(1))];
+  const GraphForm form = state.range(2) ? GraphForm::kChain : GraphForm::kConv;
   Result<std::unique_ptr<ConvSut>> sut = MakeSut(name);
   if (!sut.ok()) {
     state.SkipWithError(sut.status().message().c_str());
@@ -79,17 +81,18 @@ void BM_CheckTransform(benchmark::State& state) {
   int64_t passed = 0;
   for (auto _ : state) {
     ConvCase c{Problems()[i % Problems().size()], d, name, Fill::kExact, i};
+    c.graph = form;
     const Verdict v = CheckCase(c, **sut).verdict;
     passed += v == Verdict::kPassed;
     ++i;
   }
   state.SetItemsProcessed(static_cast<int64_t>(i));
   state.counters["passed"] = static_cast<double>(passed) / static_cast<double>(std::max<size_t>(i, 1));
-  state.SetLabel(std::string(DirectionName(d)) + " " + name);
+  state.SetLabel(std::string(DirectionName(d)) + " " + name + " " + GraphFormName(form));
 }
 
 BENCHMARK(BM_CheckTransform)
-    ->ArgsProduct({{0, 1, 2}, benchmark::CreateDenseRange(0, 8, 1)})
+    ->ArgsProduct({{0, 1, 2}, benchmark::CreateDenseRange(0, 8, 1), {0, 1}})
     ->MinTime(1.0)
     ->Unit(benchmark::kMicrosecond);
 
