@@ -102,10 +102,10 @@ Result<Graph> BuildGraph(const Pipeline& pl, const ConvProblem& p, Direction d, 
       const bool bias = n.name == "b";
       const bool chain_weight = n.name == "w2";
       if (!weight && !bias && !chain_weight) continue;
-      const float* data = !buffers      ? nullptr
-                          : weight      ? buffers->weight
+      const float* data = !buffers       ? nullptr
+                          : weight       ? buffers->weight
                           : chain_weight ? buffers->chain_weight
-                                        : buffers->bias;
+                                         : buffers->bias;
       const int64_t count = NumElements(n.shape);
       HostTensor value{n.shape, std::vector<float>(static_cast<size_t>(count), 0.0f)};
       if (data) std::copy(data, data + count, value.values.begin());

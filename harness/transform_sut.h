@@ -21,13 +21,15 @@ constexpr const char* kTransformSutPrefix = "transform:";
 
 bool IsTransformSutName(const std::string& name);
 
-// `transform:<pipeline>`. The pipeline may start with a gradient (`gradient`, `gradient@<bug>`):
-// backward directions are built by it (by `gradient` when none is named; forward ignores it). Then
-// passes by name, buggy variants `<pass>@<bug-id>` included. The weight (and bias) become
-// constants, as frozen weights are, when the pipeline folds constants and the direction does not
-// differentiate them; a depthwise problem with a multiplier gets its weight in the multiplier
-// representation when the pipeline canonicalizes depthwise weights. A broken promise is
-// StatusCode::kBrokenPromise (verdict broken_promise). kInvalid for an unknown or empty pipeline.
+// `transform:<pipeline>`. The graph is the case's: the problem's convolution, or its residual
+// block when the buffers carry a chain_weight (core/sut.h). The pipeline may start with a gradient
+// (`gradient`, `gradient@<bug>`): backward directions are built by it (by `gradient` when none is
+// named; forward ignores it). Then passes by name, buggy variants `<pass>@<bug-id>` included. The
+// weights (%w, a chain's %w2) and the bias become constants, as frozen weights are, when the
+// pipeline folds constants and the direction does not differentiate them; a depthwise problem with
+// a multiplier gets its weight in the multiplier representation when the pipeline canonicalizes
+// depthwise weights. A broken promise is StatusCode::kBrokenPromise (verdict broken_promise).
+// kInvalid for an unknown or empty pipeline.
 // `display_name` is the name the SUT reports (e.g. known-bug:tvm-9954); empty: `name`.
 Result<std::unique_ptr<ConvSut>> MakeTransformSut(const std::string& name,
                                                   const std::string& display_name = "");
