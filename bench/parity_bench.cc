@@ -1,6 +1,7 @@
-// Cases per second of the parity check (fill → oracle → direct kernel → judge), one thread, by direction
-// and fill, over the default generated space; and of the same check through transform pipelines
-// (`transform:<pass>`, harness/transform_sut.h) against `direct` on the same problems, exact fill.
+// Cases per second of the parity check (fill → oracle → direct kernel → judge), one thread, by
+// direction and fill, over the default generated space; and of the same check through transform
+// pipelines (`transform:<pass>`, harness/transform_sut.h) against `direct` on the same problems,
+// exact fill, of each problem's convolution and of its residual block (chain cases).
 // Run: ./build/bench/parity_bench [--benchmark_filter=BM_CheckTransform]
 #include <benchmark/benchmark.h>
 
@@ -17,7 +18,8 @@
 namespace convparity {
 namespace {
 
-// Problems drawn once, with sizes swept as in a RapidCheck run, so every benchmark sees the same mix.
+// Problems drawn once, with sizes swept as in a RapidCheck run, so every benchmark sees the same
+// mix.
 const std::vector<ConvProblem>& Problems() {
   static const std::vector<ConvProblem> problems = [] {
     std::vector<ConvProblem> out;
@@ -65,9 +67,11 @@ const std::vector<std::string>& TransformBenchSuts() {
 }
 
 // Cases/s of a check through a SUT by name (the oracle's share included, as in a campaign), of the
-// problem's convolution or (third argument 1) of its residual block, core/graph.h ChainGraph (the
-// direct kernel skips chains: its row is the cost of preparing them); the `passed` counter is the share of cases that passed (the rest ended early or were skipped: a pass
-// that finds nothing to rewrite still runs the graph, so every share should be near direct's).
+// problem's convolution (third argument 0) or of its residual block (1: core/graph.h ChainGraph,
+// ConvCase::graph = GraphForm::kChain, judged against the graph oracle). The `passed` counter is
+// the share of cases that passed (the rest ended early or were skipped: a pass that finds nothing
+// to rewrite still runs the graph, so every share should be near direct's). NOTE: the direct
+// kernel skips chains after their fill and oracle ran: its chain row is that preparation alone.
 void BM_CheckTransform(benchmark::State& state) {
   const Direction d = static_cast<Direction>(state.range(0));
   const std::string& name = TransformBenchSuts()[static_cast<size_t>(state.range(1))];
@@ -87,8 +91,11 @@ void BM_CheckTransform(benchmark::State& state) {
     ++i;
   }
   state.SetItemsProcessed(static_cast<int64_t>(i));
-  state.counters["passed"] = static_cast<double>(passed) / static_cast<double>(std::max<size_t>(i, 1));
-  state.SetLabel(std::string(DirectionName(d)) + " " + name + " " + GraphFormName(form));
+  state.counters["passed"] =
+      static_cast<double>(passed) / static_cast<double>(std::max<size_t>(i, 1));
+  state.SetLabel(
+      std::string(DirectionName(d)) + " " + name + " " + GraphFormName(form) +
+      (form == GraphForm::kChain && !(*sut)->RunsGraphs() ? " (fill + oracle only)" : ""));
 }
 
 BENCHMARK(BM_CheckTransform)
@@ -97,29 +104,35 @@ BENCHMARK(BM_CheckTransform)
     ->Unit(benchmark::kMicrosecond);
 
 // The SUT's share alone: the same SUTs over 200 cases prepared (filled, oracle run) beforehand,
-// each iteration RunPrepared (SUT + judge). Shows what a pipeline adds to the direct kernel.
+// each iteration RunPrepared (SUT + judge), of the convolution or (third argument 1) of the chain.
+// Shows what a pipeline adds to the direct kernel, and what a chain's interpretation costs.
 void BM_RunPreparedTransform(benchmark::State& state) {
   const Direction d = static_cast<Direction>(state.range(0));
   const std::string& name = TransformBenchSuts()[static_cast<size_t>(state.range(1))];
+  const GraphForm form = state.range(2) ? GraphForm::kChain : GraphForm::kConv;
   Result<std::unique_ptr<ConvSut>> sut = MakeSut(name);
   if (!sut.ok()) {
     state.SkipWithError(sut.status().message().c_str());
     return;
   }
   std::vector<PreparedCase> prepared;
-  for (size_t k = 0; k < 200; ++k)
-    prepared.push_back(PrepareCase(ConvCase{Problems()[k], d, name, Fill::kExact, k}));
+  for (size_t k = 0; k < 200; ++k) {
+    ConvCase c{Problems()[k], d, name, Fill::kExact, k};
+    c.graph = form;
+    prepared.push_back(PrepareCase(c));
+  }
   size_t i = 0;
   for (auto _ : state) {
     benchmark::DoNotOptimize(RunPrepared(prepared[i % prepared.size()], **sut).verdict);
     ++i;
   }
   state.SetItemsProcessed(static_cast<int64_t>(i));
-  state.SetLabel(std::string(DirectionName(d)) + " " + name);
+  state.SetLabel(std::string(DirectionName(d)) + " " + name + " " + GraphFormName(form) +
+                 (form == GraphForm::kChain && !(*sut)->RunsGraphs() ? " (skipped)" : ""));
 }
 
 BENCHMARK(BM_RunPreparedTransform)
-    ->ArgsProduct({{0, 1, 2}, benchmark::CreateDenseRange(0, 8, 1)})
+    ->ArgsProduct({{0, 1, 2}, benchmark::CreateDenseRange(0, 8, 1), {0, 1}})
     ->MinTime(0.5)
     ->Unit(benchmark::kMicrosecond);
 
