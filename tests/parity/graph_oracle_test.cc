@@ -119,21 +119,6 @@ RC_GTEST_PROP(GraphOracle, SingleConvGraphEqualsTorchOracleInAllDirections, ()) 
 
 // ---- a residual chain -------------------------------------------------------------------------
 
-ConvAttrs AttrsOf(const ConvProblem& p) {
-  ConvAttrs a;
-  a.rank = p.rank;
-  a.groups = p.groups;
-  a.kernel = p.kernel;
-  a.stride = p.stride;
-  a.pad_begin = p.pad_begin;
-  a.pad_end = p.pad_end;
-  a.dilation = p.dilation;
-  a.output_padding = p.output_padding;
-  a.data_layout = p.data_layout;
-  a.weight_layout = p.weight_layout;
-  return a;
-}
-
 // out = NCHW(conv_transpose(NHWC(conv(x, w1)), w2) + NHWC(x)): an ordinary grouped conv with
 // asymmetric padding and dilation in NCHW/OIHW, a layout_transform, a transposed grouped conv with
 // output_padding in NHWC/HWIO that restores x's size, a residual add that reads x a second time.
@@ -158,10 +143,10 @@ Chain ResidualChain() {
   const int x = g.AddVar("x", p1.input_shape());
   const int w1 = g.AddVar("w1", p1.weight_shape());
   const int w2 = g.AddVar("w2", MemoryShape(p2.weight_shape(), WeightMemoryOrder(p2)));
-  const int y1 = g.AddOp(OpKind::kConv, {x, w1}, AttrsOf(p1));
+  const int y1 = g.AddOp(OpKind::kConv, {x, w1}, ConvAttrsOf(p1));
   const PermuteAttrs to_nhwc{{0, 2, 3, 1}, "NCHW", "NHWC"}, to_nchw{{0, 3, 1, 2}, "NHWC", "NCHW"};
   const int h = g.AddOp(OpKind::kLayoutTransform, {y1}, to_nhwc);
-  const int y2 = g.AddOp(OpKind::kConvTranspose, {h, w2}, AttrsOf(p2));
+  const int y2 = g.AddOp(OpKind::kConvTranspose, {h, w2}, ConvAttrsOf(p2));
   const int skip = g.AddOp(OpKind::kLayoutTransform, {x}, to_nhwc);
   const int sum = g.AddOp(OpKind::kAdd, {y2, skip});
   g.outputs = {g.AddOp(OpKind::kLayoutTransform, {sum}, to_nchw)};
