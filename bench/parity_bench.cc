@@ -1,6 +1,6 @@
 // Cases per second of the parity check (fill → oracle → direct kernel → judge), one thread, by
 // direction and fill, over the default generated space; and of the same check through transform
-// pipelines (`transform:<pass>`, harness/transform_sut.h) against `direct` on the same problems,
+// pipelines (`transform:<pass>`, harness/suts/transform_sut.h) against `direct` on the same problems,
 // exact fill, of each problem's convolution and of its residual block (chain cases).
 // Run: ./build/bench/parity_bench [--benchmark_filter=BM_CheckTransform]
 #include <benchmark/benchmark.h>
@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "generators/problem_gen.h"
-#include "harness/check_case.h"
-#include "harness/sut_registry.h"
+#include "harness/engine/check_case.h"
+#include "harness/suts/sut_registry.h"
 #include "kernels/direct_conv.h"
 
 namespace convparity {

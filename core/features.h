@@ -30,7 +30,7 @@ struct Finding {
   CaseOutcome outcome;                    // of the minimized case
   std::vector<std::string> shrink_steps;  // descriptor of each smaller failing case, in order
   std::string bucket;
-  // Transform SUTs (harness/transform_sut.h), for the minimized case: the pipeline's steps and the
+  // Transform SUTs (harness/suts/transform_sut.h), for the minimized case: the pipeline's steps and the
   // graph before and after it, as text. Empty for any other SUT.
   std::vector<std::string> transform_pipeline;
   std::string graph_before, graph_after;

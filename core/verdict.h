@@ -30,7 +30,7 @@ inline bool IsDiscrepancy(Verdict v) {
          v == Verdict::kCrashed || v == Verdict::kHung || v == Verdict::kBrokenPromise;
 }
 
-// What judging found (harness/judge.h computes it).
+// What judging found (harness/engine/judge.h computes it).
 struct ElementReport {
   Shape index;  // logical coordinates (N, C, spatial… / weight axes)
   double expected = 0, got = 0, error = 0, bound = 0;

@@ -1,6 +1,6 @@
 // libFuzzer target over every reader of user input (INTERFACES.md: nothing a user can type or put
 // in a file makes the harness crash, hang or allocate without bound). The first byte picks the
-// reader (harness/fuzz_support.h, FuzzReader), the rest is its input. Beyond not crashing, each
+// reader (harness/io/fuzz_support.h, FuzzReader), the rest is its input. Beyond not crashing, each
 // reader's own promise is checked where it has one: what parses prints and parses back to the
 // same value, what a reader accepts is valid.
 #include <algorithm>
@@ -17,11 +17,11 @@
 #include "core/descriptor.h"
 #include "core/graph.h"
 #include "generators/byte_decoder.h"
-#include "harness/benchdnn_import.h"
-#include "harness/fuzz_support.h"
-#include "harness/outcome_json.h"
+#include "harness/io/benchdnn_import.h"
+#include "harness/io/fuzz_support.h"
+#include "harness/engine/outcome_json.h"
 #include "harness/plugin/plugin_sut.h"
-#include "harness/transform_sut.h"
+#include "harness/suts/transform_sut.h"
 #include "reports/json_values.h"
 #include "reports/summary_json.h"
 

@@ -17,9 +17,9 @@
 #include <string>
 
 #include "core/descriptor.h"
-#include "harness/check_case.h"
-#include "harness/fuzz_support.h"
-#include "harness/sut_registry.h"
+#include "harness/engine/check_case.h"
+#include "harness/io/fuzz_support.h"
+#include "harness/suts/sut_registry.h"
 
 namespace convparity {
 namespace {

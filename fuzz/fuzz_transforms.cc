@@ -23,8 +23,8 @@
 #include "core/graph.h"
 #include "generators/byte_decoder.h"
 #include "generators/fill.h"
-#include "harness/files.h"
-#include "harness/fuzz_support.h"
+#include "harness/io/files.h"
+#include "harness/io/fuzz_support.h"
 #include "kernels/graph/interpreter.h"
 #include "kernels/graph/passes.h"
 

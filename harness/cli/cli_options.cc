@@ -1,0 +1,101 @@
+#include "harness/cli/cli_options.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+
+namespace convparity {
+
+Result<std::vector<Fill>> FillsFor(const std::string& mode) {
+  if (mode == "exact") return std::vector<Fill>{Fill::kExact};
+  if (mode == "random") return std::vector<Fill>{Fill::kUniform, Fill::kPositive, Fill::kWide};
+  if (mode == "both")
+    return std::vector<Fill>{Fill::kExact, Fill::kUniform, Fill::kPositive, Fill::kWide};
+  Result<Fill> one = ParseFill(mode);
+  if (!one.ok())
+    return Status::Invalid(
+        "--fill: expected exact, random, both, uniform, positive or wide, got '" + mode + "'");
+  return std::vector<Fill>{*one};
+}
+
+Result<std::vector<Direction>> DirectionsFor(const std::vector<std::string>& names) {
+  std::vector<Direction> out;
+  for (const std::string& n : names) {
+    Result<Direction> d = ParseDirection(n);
+    if (!d.ok()) return d.status().WithContext("--direction");
+    out.push_back(*d);
+  }
+  return out;
+}
+
+Result<std::vector<int>> DimsFor(const std::string& text) {
+  std::vector<int> dims;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == ',') continue;
+    if (text[i] < '1' || text[i] > '3' || (i + 1 < text.size() && text[i + 1] != ','))
+      return Status::Invalid("--dims: expected a list of 1, 2 and 3 like 1,2,3, got '" + text +
+                             "'");
+    dims.push_back(text[i] - '0');
+  }
+  if (dims.empty()) return Status::Invalid("--dims: empty");
+  return dims;
+}
+
+Result<std::pair<int, int>> ShardFor(const std::string& text) {
+  int index = -1, count = 0;
+  char tail = 0;
+  if (std::sscanf(text.c_str(), "%d/%d%c", &index, &count, &tail) != 2 || count < 1 ||
+      count > 1000000 || index < 0 || index >= count)
+    return Status::Invalid("--shard: expected I/N with 0 <= I < N, got '" + text + "'");
+  return std::pair{index, count};
+}
+
+Limits LimitsFor(const CommonFlags& f, bool max_macs_given) {
+  Limits limits;
+  limits.max_tensor_elements = f.max_elements;
+  limits.max_extent = f.max_extent;
+  if (max_macs_given) limits.max_macs = f.max_macs;
+  return limits;
+}
+
+Status ExportLimitsToWorkers(const Limits& limits) {
+  char text[96];
+  std::snprintf(text, sizeof text, "%" PRId64 ",%" PRId64 ",%" PRId64,
+                limits.max_tensor_elements, limits.max_macs, limits.max_extent);
+  if (setenv(kWorkerLimitsVariable, text, /*overwrite=*/1) != 0)
+    return Status::Internal(std::string("cannot set ") + kWorkerLimitsVariable);
+  return Status::Ok();
+}
+
+Result<Limits> LimitsFromEnvironment() {
+  Limits limits;
+  const char* text = std::getenv(kWorkerLimitsVariable);
+  if (text == nullptr) return limits;
+  char tail = 0;
+  if (std::sscanf(text, "%" SCNd64 ",%" SCNd64 ",%" SCNd64 "%c", &limits.max_tensor_elements,
+                  &limits.max_macs, &limits.max_extent, &tail) != 3 ||
+      limits.max_tensor_elements < 1 || limits.max_macs < 1 || limits.max_extent < 1)
+    return Status::Internal(std::string(kWorkerLimitsVariable) + ": expected three positive " +
+                            "numbers like 67108864,4294967296,1048576, got '" + text + "'");
+  return limits;
+}
+
+int Fail(const Status& st) {
+  // One line whatever the message quotes (a path, a SUT name or a flag value may hold a newline):
+  // control bytes are written as \xNN, as the descriptor parser's messages do.
+  std::string line;
+  for (const char ch : st.message()) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c != 0x7f) {
+      line += ch;
+    } else {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
+      line += escaped;
+    }
+  }
+  std::fprintf(stderr, "convparity: %s\n", line.c_str());
+  return st.code() == StatusCode::kInternal ? kExitInternal : kExitBadInput;
+}
+
+}  // namespace convparity

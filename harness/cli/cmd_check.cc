@@ -1,0 +1,187 @@
+// `convparity check` (the CI gate) and `convparity repro`: replay cases and say what differs.
+#include <chrono>
+#include <cstdio>
+#include <set>
+
+#include "core/descriptor.h"
+#include "core/tensor.h"
+#include "harness/io/case_files.h"
+#include "harness/engine/case_runner.h"
+#include "harness/engine/check_case.h"
+#include "harness/cli/commands.h"
+#include "harness/io/files.h"
+#include "harness/suts/sut_registry.h"
+#include "harness/engine/tool_info.h"
+#include "reports/json_values.h"
+#include "reports/junit_xml.h"
+#include "reports/summary_json.h"
+
+namespace convparity {
+namespace {
+
+RunnerOptions RunnerFor(const CommonFlags& f) {
+  return RunnerOptions{!f.no_isolation, f.timeout, std::max(f.jobs, 1)};
+}
+
+std::string CaseLine(const ConvCase& c) {
+  return CaseTitle(c) + " " + c.sut + " " + FillName(c.fill) + " seed=" + std::to_string(c.seed);
+}
+
+void PrintDetail(const CaseOutcome& out) {
+  const Judgement& j = out.judgement;
+  if (!IsDiscrepancy(out.verdict) || !j.first) return;
+  for (auto [what, e] : {std::pair{"first", *j.first}, {"worst", *j.worst}})
+    std::printf("  %s mismatch at %s: expected %.9g, got %.9g, error %.3g, bound %.3g\n", what,
+                ShapeText(e.index).c_str(), e.expected, e.got, e.error, e.bound);
+  std::printf("  %lld of %lld elements differ, max bound use %.3g\n",
+              static_cast<long long>(j.mismatches), static_cast<long long>(j.elements),
+              j.max_bound_use);
+}
+
+// A descriptor on the command line stands for one case per selected SUT, direction and fill.
+Result<std::vector<ConvCase>> CasesFromDescriptor(const std::string& text, const CommonFlags& f) {
+  Result<ParsedDescriptor> parsed = ParseDescriptor(text);
+  if (!parsed.ok()) return parsed.status();
+  Result<std::vector<Direction>> dirs = DirectionsFor(f.directions);
+  if (!dirs.ok()) return dirs.status();
+  const std::vector<Direction> directions = parsed->direction
+                                                ? std::vector<Direction>{*parsed->direction}
+                                                : (dirs->empty() ? AllDirections() : *dirs);
+  Result<std::vector<Fill>> fills = FillsFor(f.fill == "both" ? "exact" : f.fill);
+  if (!fills.ok()) return fills.status();
+  std::vector<ConvCase> cases;
+  for (const std::string& sut : f.suts.empty() ? std::vector<std::string>{"direct"} : f.suts)
+    for (Direction d : directions)
+      for (Fill fill : *fills) {
+        cases.push_back(ConvCase{parsed->problem, d, sut, fill, f.seed});
+        cases.back().graph = f.graph;
+      }
+  return cases;
+}
+
+// Bad input before any worker starts or anything is allocated: an illegal convolution or one over
+// the limits (exit 2, naming `where` and the limit's flag).
+Status CheckCaseLimits(const ConvCase& c, const std::string& where) {
+  return CheckCaseLimits(c, ProcessLimits()).WithContext(where);
+}
+
+// An unknown SUT, or a plugin that does not load, is bad input too: made once here (as a campaign
+// does) rather than reported by a worker as an invalid verdict of every case.
+Status CheckSutNames(const std::vector<ConvCase>& cases) {
+  std::set<std::string> seen;
+  for (const ConvCase& c : cases)
+    if (seen.insert(c.sut).second)
+      if (Result<std::unique_ptr<ConvSut>> sut = MakeSut(c.sut); !sut.ok()) return sut.status();
+  return Status::Ok();
+}
+
+}  // namespace
+
+int RunRepro(const std::vector<std::string>& args, const CommonFlags& f) {
+  std::vector<ConvCase> cases;
+  for (const std::string& arg : args) {
+    const bool is_file = arg.size() > 5 && arg.compare(arg.size() - 5, 5, ".json") == 0;
+    if (is_file) {
+      Result<std::vector<LoadedCase>> loaded = LoadCaseFiles({arg});
+      if (!loaded.ok()) return Fail(loaded.status());
+      for (const LoadedCase& l : *loaded) {
+        if (Status st = CheckCaseLimits(l.c, l.source); !st.ok()) return Fail(st);
+        cases.push_back(l.c);
+      }
+    } else {
+      Result<std::vector<ConvCase>> from = CasesFromDescriptor(arg, f);
+      if (!from.ok()) return Fail(from.status());
+      for (const ConvCase& c : *from)
+        if (Status st = CheckCaseLimits(c, CaseDescriptor(c.problem, c.direction)); !st.ok())
+          return Fail(st);
+      cases.insert(cases.end(), from->begin(), from->end());
+    }
+  }
+  if (Status st = CheckSutNames(cases); !st.ok()) return Fail(st);
+  const std::vector<CaseOutcome> outcomes = RunCases(cases, RunnerFor(f));
+  bool discrepancy = false;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const CaseOutcome& out = outcomes[i];
+    if (out.verdict == Verdict::kInvalid)
+      return Fail(Status::Invalid(CaseDescriptor(cases[i].problem, cases[i].direction) + ": " +
+                                  out.reason));
+    discrepancy |= IsDiscrepancy(out.verdict);
+    std::printf("%s: %s%s%s\n", CaseLine(cases[i]).c_str(), VerdictName(out.verdict),
+                out.reason.empty() ? "" : ": ", out.reason.c_str());
+    PrintDetail(out);
+  }
+  return discrepancy ? kExitDiscrepancy : kExitParity;
+}
+
+int RunCheck(const std::vector<std::string>& args, const CommonFlags& f,
+             const std::string& junit_path, const std::string& summary_path) {
+  const auto start = std::chrono::steady_clock::now();
+  Result<std::vector<LoadedCase>> loaded = LoadCaseFiles(args);
+  if (!loaded.ok()) return Fail(loaded.status());
+  std::vector<ConvCase> cases;
+  for (const LoadedCase& l : *loaded) {
+    if (Status st = CheckCaseLimits(l.c, l.source); !st.ok()) return Fail(st);
+    cases.push_back(l.c);
+  }
+  if (Status st = CheckSutNames(cases); !st.ok()) return Fail(st);
+  const std::vector<CaseOutcome> outcomes = RunCases(cases, RunnerFor(f));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  int64_t passed = 0, failed = 0;
+  std::vector<JUnitCase> junit;
+  CampaignSummary summary;
+  summary.options.jobs = f.jobs;
+  summary.workers = f.jobs;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const ConvCase& c = cases[i];
+    const CaseOutcome& out = outcomes[i];
+    summary.Count(c, out);
+    const bool differs = IsDiscrepancy(out.verdict);
+    const bool want_difference = c.expect == Expect::kDiscrepancy;
+    // A case that is not a legal convolution proves nothing either way: it fails the gate.
+    const bool as_expected = out.verdict != Verdict::kInvalid && differs == want_difference;
+    (as_expected ? passed : failed)++;
+    std::string message = std::string("expected ") +
+                          (want_difference ? "a discrepancy" : "parity") + ", got " +
+                          VerdictName(out.verdict) + (out.reason.empty() ? "" : ": " + out.reason);
+    if (!as_expected) {
+      std::printf("UNEXPECTED %s: %s: %s\n", (*loaded)[i].source.c_str(), CaseLine(c).c_str(),
+                  message.c_str());
+      PrintDetail(out);
+    } else if (!f.quiet && out.verdict == Verdict::kSkipped) {
+      std::printf("skipped %s: %s\n", (*loaded)[i].source.c_str(), out.reason.c_str());
+    }
+    JUnitCase j;
+    j.classname = "convparity." + c.sut;
+    j.name = CaseLine(c) + (c.note.empty() ? "" : " (" + c.note + ")");
+    j.seconds = out.timing.fill + out.timing.oracle + out.timing.sut + out.timing.compare;
+    j.status = !as_expected                       ? JUnitCase::kFailed
+               : out.verdict == Verdict::kSkipped ? JUnitCase::kSkipped
+                                                  : JUnitCase::kPassed;
+    j.message = message;
+    j.detail = (*loaded)[i].source;
+    junit.push_back(std::move(j));
+  }
+  if (!junit_path.empty())
+    if (Status st = WriteFileAtomically(junit_path, JUnitXml(junit, "convparity check", seconds));
+        !st.ok())
+      return Fail(st);
+  if (!summary_path.empty()) {
+    summary.elapsed_seconds = seconds;
+    summary.end_time = std::chrono::system_clock::now();
+    summary.start_time =
+        summary.end_time - std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                               std::chrono::duration<double>(seconds));
+    if (Status st = WriteFileAtomically(summary_path,
+                                        JsonFileText(SummaryJson(summary, CurrentToolInfo())));
+        !st.ok())
+      return Fail(st);
+  }
+  std::printf("check: %zu cases in %.1f s\n", cases.size(), seconds);
+  std::printf("%lld passed, %lld failed\n", static_cast<long long>(passed),
+              static_cast<long long>(failed));
+  return failed == 0 ? kExitParity : kExitDiscrepancy;
+}
+
+}  // namespace convparity

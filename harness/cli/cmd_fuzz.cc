@@ -1,0 +1,85 @@
+// `convparity fuzz`: a campaign. Each new bucket is written at once (minimized case into
+// <out>/corpus/, report into <out>/reports/), and <out>/summary.json is rewritten at every
+// checkpoint, all atomically: a campaign killed at any moment loses nothing it had reported.
+#include <cstdio>
+
+#include "core/descriptor.h"
+#include "harness/engine/campaign.h"
+#include "harness/cli/commands.h"
+#include "harness/io/files.h"
+#include "harness/engine/tool_info.h"
+#include "harness/suts/transform_sut.h"
+#include "oracles/torch_oracle.h"
+#include "reports/json_values.h"
+#include "reports/report_json.h"
+#include "reports/summary_json.h"
+
+namespace convparity {
+
+int RunFuzz(const CommonFlags& f) {
+  CampaignOptions o;
+  o.suts = f.suts;
+  Result<std::vector<Direction>> dirs = DirectionsFor(f.directions);
+  if (!dirs.ok()) return Fail(dirs.status());
+  o.directions = *dirs;
+  Result<std::vector<int>> dims = DimsFor(f.dims);
+  if (!dims.ok()) return Fail(dims.status());
+  o.dims = *dims;
+  Result<std::vector<Fill>> fills = FillsFor(f.fill);
+  if (!fills.ok()) return Fail(fills.status());
+  o.fills = *fills;
+  Result<std::pair<int, int>> shard = ShardFor(f.shard);
+  if (!shard.ok()) return Fail(shard.status());
+  std::tie(o.shard_index, o.shard_count) = *shard;
+  o.seed = f.seed;
+  o.seconds = f.seconds;
+  o.max_cases = f.cases;
+  o.max_macs = f.max_macs;
+  o.stop_after_buckets = f.stop_after_buckets;
+  o.jobs = f.jobs;
+  o.isolate = !f.no_isolation;
+  o.case_timeout = f.timeout;
+  o.quiet = f.quiet;
+
+  const ToolInfo tool = CurrentToolInfo();
+  const std::string corpus = f.corpus.empty() ? f.out + "/corpus" : f.corpus;
+  Status io_error;
+  CampaignHooks hooks;
+  hooks.on_new_bucket = [&](const Finding& found) {
+    Finding finding = found;
+    AddTransformGraphs(finding);  // a transform finding's report and case show its graphs
+    Result<std::string> case_path = WriteCaseFile(corpus, finding.minimized);
+    if (!case_path.ok()) io_error = case_path.status();
+    const std::string report_path = f.out + "/reports/" + ReportFileName(finding);
+    const std::string case_file = case_path.ok() ? *case_path : CaseFileName(finding.minimized);
+    ToolInfo with_backend = tool;
+    with_backend.oracle_backend = TorchOracle::Backend(finding.minimized.problem);
+    if (Status st = WriteFileAtomically(report_path,
+                                        JsonFileText(ReportJson(finding, with_backend, case_file)));
+        !st.ok())
+      io_error = st;
+    std::printf("%s %s %s: %s: %s\n  report %s\n",
+                CaseDescriptor(finding.minimized.problem, finding.minimized.direction).c_str(),
+                finding.minimized.sut.c_str(), FillName(finding.minimized.fill),
+                VerdictName(finding.outcome.verdict), finding.outcome.reason.c_str(),
+                report_path.c_str());
+    std::fflush(stdout);
+  };
+  hooks.on_checkpoint = [&](const CampaignSummary& summary) {
+    if (Status st =
+            WriteFileAtomically(f.out + "/summary.json", JsonFileText(SummaryJson(summary, tool)));
+        !st.ok())
+      io_error = st;
+  };
+  Result<CampaignSummary> result = RunCampaign(o, hooks);
+  if (!result.ok()) return Fail(result.status());
+  if (!io_error.ok()) return Fail(io_error);
+  const CampaignSummary& s = *result;
+  std::printf("%lld checks in %.1f s (%.0f checks/s), %zu buckets; summary in %s/summary.json\n",
+              static_cast<long long>(s.cases), s.elapsed_seconds,
+              s.elapsed_seconds > 0 ? s.cases / s.elapsed_seconds : 0.0, s.buckets.size(),
+              f.out.c_str());
+  return s.buckets.empty() ? kExitParity : kExitDiscrepancy;
+}
+
+}  // namespace convparity

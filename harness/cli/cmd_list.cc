@@ -1,0 +1,42 @@
+// `convparity list`: what can be put under test.
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "harness/cli/commands.h"
+#include "harness/suts/sut_registry.h"
+#include "harness/suts/transform_sut.h"
+#include "kernels/known_bugs/known_bugs.h"
+
+namespace convparity {
+
+int RunList(const CommonFlags& f) {
+  const auto suts = ListSuts();
+  if (f.json) {
+    nlohmann::json j = {{"directions", {"fwd", "bwd_data", "bwd_weight"}},
+                        {"fills", {"exact", "uniform", "positive", "wide"}}};
+    for (const auto& [name, what] : suts)
+      j["suts"].push_back({{"name", name}, {"description", what}});
+    for (const std::string& id : KnownBugIds()) {
+      const KnownBugInfo* bug = FindKnownBug(id);
+      j["known_bugs"].push_back({{"id", id},
+                                 {"sut", "known-bug:" + id},
+                                 {"reference", bug->reference},
+                                 {"trigger", bug->trigger}});
+    }
+    for (const TransformBug& bug : TransformBugs())
+      j["known_bugs"].push_back({{"id", bug.id},
+                                 {"sut", "known-bug:" + bug.id},
+                                 {"reference", bug.reference},
+                                 {"trigger", bug.trigger},
+                                 {"transform", "transform:" + bug.pipeline}});
+    std::printf("%s\n", j.dump(2).c_str());
+    return kExitParity;
+  }
+  std::printf("systems under test:\n");
+  for (const auto& [name, what] : suts) std::printf("  %-36s %s\n", name.c_str(), what.c_str());
+  std::printf("directions: fwd bwd_data bwd_weight (ordinary and transposed)\n");
+  std::printf("fills: exact uniform positive wide (random = the last three)\n");
+  return kExitParity;
+}
+
+}  // namespace convparity

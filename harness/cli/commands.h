@@ -1,0 +1,28 @@
+// The subcommands of `convparity` (INTERFACES.md). Each returns the process exit code.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness/io/benchdnn_import.h"
+#include "harness/cli/cli_options.h"
+
+namespace convparity {
+
+int RunFuzz(const CommonFlags& flags);
+int RunRepro(const std::vector<std::string>& args, const CommonFlags& flags);
+int RunCheck(const std::vector<std::string>& args, const CommonFlags& flags,
+             const std::string& junit_path, const std::string& summary_path);
+int RunShrink(const std::string& case_path, const CommonFlags& flags);
+int RunList(const CommonFlags& flags);
+// Combines the --out folders of fuzz runs (e.g. the shards of one campaign) into f.out.
+int RunMerge(const std::vector<std::string>& dirs, const CommonFlags& f);
+// libFuzzer inputs into case files, and case files into libFuzzer seeds (harness/io/fuzz_support.h).
+int RunImportFuzzInput(const std::vector<std::string>& files, const CommonFlags& flags,
+                       bool max_macs_given);
+int RunExportFuzzSeeds(const std::vector<std::string>& paths, const CommonFlags& flags,
+                       bool max_macs_given, const std::string& target, int64_t generate);
+int RunImportBenchdnn(const std::vector<std::string>& files, const CommonFlags& flags,
+                      const ScaleOptions& scale);
+
+}  // namespace convparity

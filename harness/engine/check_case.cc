@@ -1,0 +1,219 @@
+#include "harness/engine/check_case.h"
+
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <sstream>
+
+#include "core/graph.h"
+#include "generators/fill.h"
+#include "oracles/graph_oracle.h"
+
+namespace convparity {
+namespace {
+
+class Stopwatch {
+ public:
+  double Lap() {
+    auto now = std::chrono::steady_clock::now();
+    double s = std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+    return s;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+CaseOutcome Ended(Verdict v, std::string reason) {
+  CaseOutcome out;
+  out.verdict = v;
+  out.reason = std::move(reason);
+  return out;
+}
+
+std::string Summary(const Judgement& j) {
+  std::ostringstream os;
+  switch (j.verdict) {
+    case Verdict::kShapeMismatch:
+      return "result has another shape than the reference";
+    case Verdict::kUnwritten:
+      os << j.unwritten << " of " << j.elements << " result elements were never written";
+      return os.str();
+    case Verdict::kFailed:
+      os << j.mismatches << " of " << j.elements << " elements differ";
+      if (j.worst)
+        os << "; worst at " << ShapeText(j.worst->index) << ": expected " << j.worst->expected
+           << ", got " << j.worst->got << " (error " << j.worst->error << ", bound "
+           << j.worst->bound << ")";
+      return os.str();
+    case Verdict::kMistrusted:
+      os << "passed, but " << static_cast<int>(j.zero_share * 100)
+         << "% of the reference is exactly zero";
+      return os.str();
+    default:
+      return "";
+  }
+}
+
+// The reference of a chain case: the graph the SUT starts from (ChainGraph), evaluated in float64
+// with its vars in their memory orders; the result comes back in logical order.
+Result<OracleOutput> ComputeChain(const ConvProblem& p, Direction d, const CaseInputs& in,
+                                  bool with_magnitude, int64_t& bound_reduction_length) {
+  const ConvProblem q = ResidualConv(p);
+  const bool forward = d == Direction::kForward;
+  ConvProblem graph_problem = p;
+  graph_problem.bias = p.bias && forward;  // backward directions differentiate it without
+  Graph g = ChainGraph(graph_problem);
+  CP_RETURN_IF_ERROR(InferShapes(g).WithContext("the chain graph"));
+  auto memory = [](const HostTensor& t, const std::vector<int>& order) {
+    return HostTensor{MemoryShape(t.shape, order), ToMemoryOrder(t, order)};
+  };
+  GraphInputs vars{{"w2", memory(in.chain_weight, WeightMemoryOrder(q))}};
+  if (d != Direction::kBackwardData) vars["x"] = memory(in.input, DataMemoryOrder(p));
+  if (d != Direction::kBackwardWeight) vars["w"] = memory(in.weight, WeightMemoryOrder(p));
+  if (graph_problem.bias) vars["b"] = in.bias;
+  // The var a backward direction differentiates gets zeros: its value is not read.
+  const std::string wrt = forward ? "" : d == Direction::kBackwardData ? "x" : "w";
+  if (!forward) {
+    const Shape logical = d == Direction::kBackwardData ? p.input_shape() : p.weight_shape();
+    const std::vector<int> order =
+        d == Direction::kBackwardData ? DataMemoryOrder(p) : WeightMemoryOrder(p);
+    vars[wrt] = HostTensor{MemoryShape(logical, order),
+                           std::vector<float>(static_cast<size_t>(NumElements(logical)), 0.0f)};
+  }
+  const HostTensor dy = forward ? HostTensor{} : memory(in.grad_output, DataMemoryOrder(p));
+  Result<GraphOracleOutput> ref = ComputeGraph(g, vars, wrt, dy, with_magnitude);
+  if (!ref.ok()) return ref.status();
+  const Shape shape = ResultShape(p, d);
+  const Shape strides = StridesFor(shape, ResultMemoryOrder(p, d));
+  auto logical = [&](const RefTensor& t) {
+    if (t.values.empty()) return RefTensor{};
+    RefTensor r{shape, std::vector<double>(t.values.size())};
+    ForEachIndex(shape, [&](const int64_t* index, int64_t linear) {
+      int64_t offset = 0;
+      for (size_t i = 0; i < shape.size(); ++i) offset += index[i] * strides[i];
+      r.values[static_cast<size_t>(linear)] = t.values[static_cast<size_t>(offset)];
+    });
+    return r;
+  };
+  if (NumElements(ref->result.shape) != NumElements(shape))
+    return Status::Internal("the chain's reference has shape " + ShapeText(ref->result.shape) +
+                            ", expected " + ShapeText(shape) + " in memory order");
+  bound_reduction_length =
+      static_cast<int64_t>(std::ceil(ref->root_reduction_sum * ref->root_reduction_sum));
+  return OracleOutput{logical(ref->result), logical(ref->magnitude)};
+}
+
+}  // namespace
+
+SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs& inputs) {
+  const std::vector<float> x = ToMemoryOrder(inputs.input, DataMemoryOrder(p));
+  const std::vector<float> w = ToMemoryOrder(inputs.weight, WeightMemoryOrder(p));
+  const std::vector<float> dy = ToMemoryOrder(inputs.grad_output, DataMemoryOrder(p));
+  const Shape result_shape = ResultShape(p, d);
+  std::vector<float> result(NumElements(result_shape), PoisonValue());
+  ConvBuffers buffers;
+  buffers.input = x.empty() ? nullptr : x.data();
+  buffers.weight = w.empty() ? nullptr : w.data();
+  buffers.bias = inputs.bias.values.empty() ? nullptr : inputs.bias.values.data();
+  buffers.grad_output = dy.empty() ? nullptr : dy.data();
+  buffers.result = result.data();
+  const std::vector<float> w2 =
+      inputs.chain_weight.values.empty()
+          ? std::vector<float>{}
+          : ToMemoryOrder(inputs.chain_weight, WeightMemoryOrder(ResidualConv(p)));
+  buffers.chain_weight = w2.empty() ? nullptr : w2.data();
+  SutRun run;
+  try {
+    run.status = sut.Run(p, d, buffers);
+  } catch (const std::exception& e) {
+    run.status = Status::Internal(std::string("exception: ") + e.what());
+  }
+  run.result = FromMemoryOrder(result_shape, result, ResultMemoryOrder(p, d));
+  return run;
+}
+
+Status CheckCaseLimits(const ConvCase& c, const Limits& limits) {
+  CP_RETURN_IF_ERROR(CheckLimits(c.problem, limits));
+  if (c.graph != GraphForm::kChain) return Status::Ok();
+  CP_RETURN_IF_ERROR(
+      CheckLimits(ResidualConv(c.problem), limits).WithContext("the chain's residual convolution"));
+  const int64_t macs = CaseGraphMacs(c.problem, c.graph);
+  if (macs > limits.max_macs)
+    return Status::Limit("the chain has " + std::to_string(macs) +
+                         " multiply-adds, over the limit of " + std::to_string(limits.max_macs) +
+                         " (--max-macs)");
+  return Status::Ok();
+}
+
+PreparedCase PrepareCase(const ConvCase& c, const Limits& limits) {
+  PreparedCase prep;
+  prep.c = c;
+  const ConvProblem& p = c.problem;
+  const Direction d = c.direction;
+  if (Status st = CheckCaseLimits(c, limits); !st.ok()) {  // validates first
+    prep.ended = Ended(Verdict::kInvalid, st.message());
+    return prep;
+  }
+  const bool chain = c.graph == GraphForm::kChain;
+  if (c.fill == Fill::kExact && !ChooseExactRange(p, d, c.graph).exact) {
+    prep.ended = Ended(Verdict::kSkipped, "the reduction is too long for exact mode");
+    return prep;
+  }
+  Stopwatch clock;
+  prep.inputs = FillInputs(p, d, c.fill, c.seed, c.graph);
+  prep.timing.fill = clock.Lap();
+  const bool random = c.fill != Fill::kExact;
+  prep.bound_reduction_length =
+      ReductionLength(p, d) + (d == Direction::kForward && p.bias ? 1 : 0);
+  Result<OracleOutput> ref =
+      chain ? ComputeChain(p, d, prep.inputs, random, prep.bound_reduction_length)
+            : TorchOracle::Compute(p, d, prep.inputs, random);
+  prep.timing.oracle = clock.Lap();
+  if (!ref.ok()) {
+    prep.ended = Ended(Verdict::kInvalid, "the oracle rejected it: " + ref.status().message());
+    return prep;
+  }
+  prep.reference = std::move(ref).value();
+  if (random)
+    for (double v : prep.reference.result.values)
+      if (!std::isfinite(v)) {
+        prep.ended = Ended(Verdict::kSkipped, "ill-conditioned: the reference is not finite");
+        break;
+      }
+  return prep;
+}
+
+CaseOutcome RunPrepared(const PreparedCase& prep, ConvSut& sut) {
+  if (prep.ended) return *prep.ended;
+  const ConvProblem& p = prep.c.problem;
+  const Direction d = prep.c.direction;
+  CaseOutcome out;
+  out.timing = prep.timing;
+  if (prep.c.graph == GraphForm::kChain && !sut.RunsGraphs())
+    return Ended(Verdict::kSkipped, sut.name() + " runs single convolutions; a chain case needs "
+                                                 "a SUT that runs graphs (transform:…)");
+  Stopwatch clock;
+
+  const SutRun run = RunSut(sut, p, d, prep.inputs);
+  out.timing.sut = clock.Lap();
+  if (run.status.code() == StatusCode::kUnsupported)
+    return Ended(Verdict::kSkipped, run.status.message());
+  if (run.status.code() == StatusCode::kBrokenPromise)
+    return Ended(Verdict::kBrokenPromise, sut.name() + " broke a promise: " + run.status.message());
+  if (run.status.code() == StatusCode::kShapeMismatch)
+    return Ended(Verdict::kShapeMismatch, sut.name() + ": " + run.status.message());
+  if (!run.status.ok())
+    return Ended(Verdict::kCrashed, sut.name() + " returned an error: " + run.status.message());
+
+  out.judgement = Judge(prep.reference.result.shape, prep.reference.result.values,
+                        prep.reference.magnitude.values, run.result, prep.c.fill,
+                        prep.bound_reduction_length);
+  out.timing.compare = clock.Lap();
+  out.verdict = out.judgement.verdict;
+  out.reason = Summary(out.judgement);
+  return out;
+}
+
+}  // namespace convparity

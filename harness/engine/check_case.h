@@ -1,0 +1,59 @@
+// Checks one case: fill → oracle → system under test → judge. The unit of work of properties,
+// campaigns, repro and the CI gate.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/conv_case.h"
+#include "core/conv_problem.h"
+#include "core/sut.h"
+#include "core/tensor.h"
+#include "harness/engine/judge.h"
+#include "oracles/torch_oracle.h"
+
+namespace convparity {
+
+// Runs `sut` the way a check does: inputs in the problem's memory layouts, the result poisoned with
+// NaN beforehand (judge.h), exceptions turned into errors. The result comes back in logical order.
+// Inputs with a chain_weight make it a chain case (ConvBuffers::chain_weight).
+struct SutRun {
+  Status status;
+  HostTensor result;
+};
+SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs& inputs);
+
+// The part of a case every SUT shares: its inputs and the oracle's answer, computed once.
+struct PreparedCase {
+  ConvCase c;
+  std::optional<CaseOutcome> ended;  // invalid, over a limit or ill-conditioned: no SUT runs
+  CaseInputs inputs;
+  OracleOutput reference;
+  // K of the error bound c·u·√K·A: the direction's reduction length, +1 for a bias; for a chain,
+  // (Σ√K)² over the reductions the result went through (oracles/graph_oracle.h).
+  int64_t bound_reduction_length = 0;
+  CaseTiming timing;
+};
+
+// The limits a case is checked against when the caller names none: the defaults, or what the
+// command line set. main() sets them once, before any case runs, in worker processes too
+// (cli_options.h: ExportLimitsToWorkers).
+inline Limits& ProcessLimits() {
+  static Limits limits;
+  return limits;
+}
+
+// The problem's legality and limits (CheckLimits), and a chain's residual convolution and total
+// multiply-adds. Nothing is allocated before this passes.
+Status CheckCaseLimits(const ConvCase& c, const Limits& limits = ProcessLimits());
+
+// Never throws; invalid or over-limit configurations end with Verdict::kInvalid and the message.
+PreparedCase PrepareCase(const ConvCase& c, const Limits& limits = ProcessLimits());
+CaseOutcome RunPrepared(const PreparedCase& prepared, ConvSut& sut);
+inline CaseOutcome CheckCase(const ConvCase& c, ConvSut& sut,
+                             const Limits& limits = ProcessLimits()) {
+  return RunPrepared(PrepareCase(c, limits), sut);
+}
+
+}  // namespace convparity

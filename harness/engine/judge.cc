@@ -1,0 +1,92 @@
+#include "harness/engine/judge.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace convparity {
+namespace {
+
+constexpr uint32_t kPoisonBits = 0x7FC0DEADu;  // a quiet NaN with a payload no arithmetic produces
+
+Shape Unravel(const Shape& shape, int64_t linear) {
+  Shape index(shape.size());
+  for (size_t d = shape.size(); d > 0; --d) {
+    index[d - 1] = linear % shape[d - 1];
+    linear /= shape[d - 1];
+  }
+  return index;
+}
+
+// Mistrusted: more than this share of the reference is exactly zero.
+constexpr double kMistrustZeroShare = 0.7;
+
+}  // namespace
+
+double ErrorBound::Of(double magnitude, int64_t reduction_length) const {
+  return c * unit_roundoff *
+             std::sqrt(static_cast<double>(std::max<int64_t>(reduction_length, 1))) * magnitude +
+         floor;
+}
+
+float PoisonValue() {
+  float v;
+  std::memcpy(&v, &kPoisonBits, sizeof v);
+  return v;
+}
+
+bool IsPoison(float v) {
+  uint32_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  return bits == kPoisonBits;
+}
+
+Judgement Judge(const Shape& reference_shape, const std::vector<double>& reference,
+                const std::vector<double>& magnitude, const HostTensor& got, Fill fill,
+                int64_t reduction_length, const ErrorBound& bound) {
+  Judgement j;
+  if (got.shape != reference_shape || got.values.size() != reference.size()) {
+    j.verdict = Verdict::kShapeMismatch;
+    return j;
+  }
+  const bool exact = fill == Fill::kExact;
+  const int64_t n = static_cast<int64_t>(reference.size());
+  j.elements = n;
+  int64_t zeros = 0;
+  double worst_score = -1;
+  for (int64_t i = 0; i < n; ++i) {
+    const double expected =
+        exact ? static_cast<double>(static_cast<float>(reference[i])) : reference[i];
+    const float got_f = got.values[i];
+    if (reference[i] == 0.0) ++zeros;
+    if (IsPoison(got_f)) ++j.unwritten;
+    // NOTE: exact mode compares values, so +0 and -0 are equal; a NaN never is.
+    double error = std::fabs(static_cast<double>(got_f) - expected);
+    if (std::isnan(error)) error = INFINITY;
+    const double limit = exact ? 0.0 : bound.Of(magnitude[i], reduction_length);
+    const bool mismatch = !(error <= limit);
+    const double use = error == 0 ? 0.0 : (limit > 0 ? error / limit : INFINITY);
+    j.max_abs_error = std::max(j.max_abs_error, error);
+    j.max_bound_use = std::max(j.max_bound_use, use);
+    if (expected != 0) j.max_rel_error = std::max(j.max_rel_error, error / std::fabs(expected));
+    const double score = exact ? error : use;
+    if (mismatch) ++j.mismatches;
+    if (mismatch && !j.first)
+      j.first = ElementReport{Unravel(reference_shape, i), expected, got_f, error, limit};
+    if (score > worst_score) {
+      worst_score = score;
+      j.worst = ElementReport{Unravel(reference_shape, i), expected, got_f, error, limit};
+    }
+  }
+  j.zero_share = n ? static_cast<double>(zeros) / n : 0.0;
+  if (j.unwritten > 0)
+    j.verdict = Verdict::kUnwritten;
+  else if (j.mismatches > 0)
+    j.verdict = Verdict::kFailed;
+  else if (j.zero_share > kMistrustZeroShare)
+    j.verdict = Verdict::kMistrusted;
+  else
+    j.verdict = Verdict::kPassed;
+  return j;
+}
+
+}  // namespace convparity

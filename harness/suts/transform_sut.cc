@@ -1,0 +1,319 @@
+#include "harness/suts/transform_sut.h"
+
+#include <algorithm>
+#include <cstring>
+#include <iterator>
+
+#include "core/graph.h"
+#include "core/graph_printer.h"
+#include "core/prng.h"
+#include "kernels/graph/interpreter.h"
+#include "kernels/graph/passes.h"
+
+namespace convparity {
+namespace {
+
+constexpr const char* kDefaultGradient = "gradient";
+
+struct Pipeline {
+  const GradientInfo* gradient = nullptr;  // never null after parsing
+  std::vector<const PassInfo*> passes;
+};
+
+bool StartsWith(const std::string& s, const std::string& prefix) {
+  return s.compare(0, prefix.size(), prefix) == 0;
+}
+
+// The pass name without its @<bug-id>.
+std::string BaseName(const std::string& pass) { return pass.substr(0, pass.find('@')); }
+
+Result<Pipeline> ParsePipeline(const std::string& sut) {
+  if (!IsTransformSutName(sut))
+    return Status::Invalid("'" + sut + "' is not a transform pipeline (transform:<pass>,…)");
+  const std::string list = sut.substr(std::strlen(kTransformSutPrefix));
+  Pipeline pipeline;
+  std::vector<std::string> names;
+  for (size_t start = 0;;) {
+    const size_t comma = list.find(',', start);
+    names.push_back(list.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  for (size_t k = 0; k < names.size(); ++k) {
+    const std::string& name = names[k];
+    if (name.empty())
+      return Status::Invalid("transform pipeline '" + sut + "' has an empty pass name at position " +
+                             std::to_string(k + 1));
+    if (k == 0 && FindGradient(name)) {
+      pipeline.gradient = FindGradient(name);
+      continue;
+    }
+    const PassInfo* pass = FindPass(name);
+    if (!pass)
+      return Status::Invalid("transform pipeline '" + sut + "': unknown pass '" + name + "'" +
+                             (FindGradient(name) ? " (a gradient comes first)" : "") +
+                             " (see `convparity list`)");
+    pipeline.passes.push_back(pass);
+  }
+  if (!pipeline.gradient) pipeline.gradient = FindGradient(kDefaultGradient);
+  if (!pipeline.gradient) return Status::Internal("no gradient named '" + std::string(kDefaultGradient) + "'");
+  return pipeline;
+}
+
+bool HasPass(const Pipeline& pl, const char* base) {
+  return std::any_of(pl.passes.begin(), pl.passes.end(),
+                     [&](const PassInfo* p) { return BaseName(p->name) == base; });
+}
+
+// Where a var's values come from: a ConvBuffers field and how many elements it holds.
+struct VarSource {
+  const float* data;
+  int64_t elements;
+};
+
+// The problem whose graph the pipeline starts from: backward directions differentiate the conv
+// without its bias (no gradient needs it).
+ConvProblem GraphProblem(const ConvProblem& p, Direction d) {
+  ConvProblem q = p;
+  if (d != Direction::kForward) q.bias = false;
+  return q;
+}
+
+// Builds the graph the pipeline runs: the case's graph, gradient, frozen weights, the passes with
+// their promises checked. `buffers`: the values of frozen vars (null: zeros, for the text only).
+Result<Graph> BuildGraph(const Pipeline& pl, const ConvProblem& p, Direction d, GraphForm form,
+                         const ConvBuffers* buffers, Graph* forward_out = nullptr) {
+  const ConvProblem q = GraphProblem(p, d);
+  Graph g = CaseGraph(q, form, HasPass(pl, "canonicalize_depthwise"));
+  CP_RETURN_IF_ERROR(InferShapes(g).WithContext("the forward graph"));
+  if (forward_out) *forward_out = g;
+  if (d != Direction::kForward) {
+    Result<Graph> grad =
+        pl.gradient->run(g, {d == Direction::kBackwardData ? std::string("x") : std::string("w")});
+    if (!grad.ok()) return grad.status().WithContext(pl.gradient->name);
+    g = std::move(grad).value();
+    CP_RETURN_IF_ERROR(InferShapes(g).WithContext("after " + pl.gradient->name));
+  }
+  // Frozen weights: what constant folding works on.
+  if (HasPass(pl, "fold_constants")) {
+    for (Node& n : g.nodes) {
+      if (n.op != OpKind::kVar) continue;
+      const bool weight = n.name == "w" && d != Direction::kBackwardWeight;
+      const bool bias = n.name == "b";
+      const bool chain_weight = n.name == "w2";
+      if (!weight && !bias && !chain_weight) continue;
+      const float* data = !buffers       ? nullptr
+                          : weight       ? buffers->weight
+                          : chain_weight ? buffers->chain_weight
+                                         : buffers->bias;
+      const int64_t count = NumElements(n.shape);
+      HostTensor value{n.shape, std::vector<float>(static_cast<size_t>(count), 0.0f)};
+      if (data) std::copy(data, data + count, value.values.begin());
+      n.op = OpKind::kConst;
+      n.value = std::move(value);
+    }
+  }
+  for (const PassInfo* pass : pl.passes) {
+    const Graph before = g;
+    CP_RETURN_IF_ERROR(pass->run(g).WithContext(pass->name));
+    CP_RETURN_IF_ERROR(InferShapes(g).WithContext("after " + pass->name));
+    if (Status kept = pass->check_promise(before, g); !kept.ok())
+      return Status(StatusCode::kBrokenPromise, pass->name + ": " + kept.message());
+  }
+  return g;
+}
+
+class TransformSut : public ConvSut {
+ public:
+  TransformSut(std::string name, Pipeline pipeline)
+      : name_(std::move(name)), pipeline_(std::move(pipeline)) {}
+  std::string name() const override { return name_; }
+  bool RunsGraphs() const override { return true; }
+
+  Status Run(const ConvProblem& p, Direction d, const ConvBuffers& buffers) override {
+    CP_RETURN_IF_ERROR(Validate(p));
+    const GraphForm form = buffers.chain_weight ? GraphForm::kChain : GraphForm::kConv;
+    Result<Graph> graph = BuildGraph(pipeline_, p, d, form, &buffers);
+    if (!graph.ok()) return graph.status();
+    const Graph& g = *graph;
+    const std::vector<std::pair<std::string, VarSource>> sources{
+        {"x", {buffers.input, NumElements(p.input_shape())}},
+        {"w", {buffers.weight, NumElements(p.weight_shape())}},
+        {"b", {buffers.bias, p.bias ? NumElements(p.bias_shape()) : 0}},
+        {"grad_output", {buffers.grad_output, NumElements(p.output_shape())}},
+        {"w2", {buffers.chain_weight, NumElements(ResidualConv(p).weight_shape())}}};
+    GraphBindings vars;
+    for (const Node& n : g.nodes) {
+      if (n.op != OpKind::kVar || vars.count(n.name)) continue;
+      auto it = std::find_if(sources.begin(), sources.end(),
+                             [&](const auto& s) { return s.first == n.name; });
+      if (it == sources.end())
+        return Status::Invalid("the transformed graph has a var %" + n.name +
+                               " that no buffer binds");
+      const VarSource& src = it->second;
+      if (NumElements(n.shape) != src.elements)
+        return Status::Invalid("the transformed graph's var %" + n.name + " has shape " +
+                               ShapeText(n.shape) + ", its buffer holds " +
+                               std::to_string(src.elements) + " elements");
+      // A var the outputs do not need may stay unbound (Interpret skips it).
+      if (!src.data) continue;
+      vars[n.name] = HostTensor{n.shape, std::vector<float>(src.data, src.data + src.elements)};
+    }
+    Result<std::vector<HostTensor>> out = Interpret(g, vars);
+    if (!out.ok()) return out.status().WithContext("interpreting the transformed graph");
+    const Shape want = MemoryShape(ResultShape(p, d), ResultMemoryOrder(p, d));
+    if (out->size() != 1)
+      return Status::Invalid("the transformed graph has " + std::to_string(out->size()) +
+                             " outputs, expected 1");
+    const HostTensor& r = (*out)[0];
+    // The weight gradient of a multiplier-represented weight has the groups form's memory.
+    if (r.shape != want && NumElements(r.shape) != NumElements(want))
+      return Status(StatusCode::kShapeMismatch, "the transformed graph's output has shape " +
+                                                    ShapeText(r.shape) + ", expected " +
+                                                    ShapeText(want));
+    if (r.shape != want && !(d == Direction::kBackwardWeight && HasMultiplierRepresentation(p) &&
+                             HasPass(pipeline_, "canonicalize_depthwise")))
+      return Status(StatusCode::kShapeMismatch, "the transformed graph's output has shape " +
+                                                    ShapeText(r.shape) + ", expected " +
+                                                    ShapeText(want));
+    std::copy(r.values.begin(), r.values.end(), buffers.result);
+    return Status::Ok();
+  }
+
+ private:
+  std::string name_;
+  Pipeline pipeline_;
+};
+
+const char* const kCorrectPasses[] = {"legalize",          "convert_layout",
+                                      "fold_constants",    "lower_conv1d",
+                                      "canonicalize_depthwise", "transpose_to_conv",
+                                      "split_groups"};
+
+}  // namespace
+
+bool IsTransformSutName(const std::string& name) { return StartsWith(name, kTransformSutPrefix); }
+
+Result<std::unique_ptr<ConvSut>> MakeTransformSut(const std::string& name,
+                                                  const std::string& display_name) {
+  Result<Pipeline> pl = ParsePipeline(name);
+  if (!pl.ok()) return pl.status();
+  return std::unique_ptr<ConvSut>(
+      new TransformSut(display_name.empty() ? name : display_name, std::move(pl).value()));
+}
+
+Result<TransformGraphs> DescribeTransform(const std::string& sut, const ConvProblem& p,
+                                          Direction d, GraphForm form) {
+  const std::string name = TransformSutOf(sut);
+  Result<Pipeline> pl = ParsePipeline(name.empty() ? sut : name);
+  if (!pl.ok()) return pl.status();
+  TransformGraphs t;
+  if (d != Direction::kForward) t.pipeline.push_back(pl->gradient->name);
+  for (const PassInfo* pass : pl->passes) t.pipeline.push_back(pass->name);
+  Graph forward;
+  Result<Graph> after = BuildGraph(*pl, p, d, form, nullptr, &forward);
+  t.before = GraphText(forward);
+  t.after = after.ok() ? GraphText(*after) : "(no graph: " + after.status().message() + ")\n";
+  return t;
+}
+
+void AddTransformGraphs(Finding& f) {
+  const std::string sut = TransformSutOf(f.minimized.sut);
+  if (sut.empty()) return;
+  Result<TransformGraphs> t = DescribeTransform(sut, f.minimized.problem, f.minimized.direction,
+                                                f.minimized.graph);
+  if (!t.ok()) return;
+  f.transform_pipeline = t->pipeline;
+  f.graph_before = t->before;
+  f.graph_after = t->after;
+  auto field = [&](const ConvCase& c) -> nlohmann::json {
+    Result<TransformGraphs> g = DescribeTransform(sut, c.problem, c.direction, c.graph);
+    if (!g.ok()) return nullptr;
+    return {{"pipeline", g->pipeline}, {"graph", g->before}};
+  };
+  f.minimized.transform = field(f.minimized);
+  f.original.transform = field(f.original);
+}
+
+const std::vector<TransformBug>& TransformBugs() {
+  static const std::vector<TransformBug> bugs{
+      {"tvm-9954", "legalize@tvm-9954",
+       "conv2d_backward_weight legalized with dy tiled over all channels: right only for groups 1 "
+       "or C_in/g = 1",
+       "bwd_weight:2d_g2_ic4_oc4_i5x5_k3x3", "https://github.com/apache/tvm/issues/9954"},
+      {"tvm-6203", "lower_conv1d@tvm-6203",
+       "Conv1d lowered to Conv2d with stride and dilation on the unit axis", "fwd:1d_ic1_oc1_i7_k3_s2",
+       "https://github.com/apache/tvm/issues/6203"},
+      {"tvm-10294", "canonicalize_depthwise@tvm-10294",
+       "the depthwise (C, m, k…) weight read multiplier-major when canonicalized",
+       "fwd:2d_g2_ic2_oc4_i5x5_k3x3", "https://github.com/apache/tvm/issues/10294"},
+      {"tvm-layout-fold", "convert_layout,fold_constants@tvm-layout-fold",
+       "after ConvertLayout(NHWC, HWIO) the weight layout_transforms stay in the runtime graph",
+       "fwd:2d_ic2_oc2_i5x5_k3x3", "BUGS.md: tvm-layout-fold (ConvertLayout + FoldConstant)"},
+  };
+  return bugs;
+}
+
+const TransformBug* FindTransformBug(const std::string& id) {
+  for (const TransformBug& b : TransformBugs())
+    if (b.id == id) return &b;
+  return nullptr;
+}
+
+std::string TransformSutOf(const std::string& name) {
+  if (IsTransformSutName(name)) return name;
+  const std::string known = "known-bug:";
+  if (StartsWith(name, known))
+    if (const TransformBug* b = FindTransformBug(name.substr(known.size())))
+      return kTransformSutPrefix + b->pipeline;
+  return "";
+}
+
+std::vector<std::string> DefaultTransformSuts() {
+  return {"transform:legalize",          "transform:convert_layout,fold_constants",
+          "transform:lower_conv1d",      "transform:canonicalize_depthwise",
+          "transform:transpose_to_conv", "transform:split_groups"};
+}
+
+std::vector<std::pair<std::string, std::string>> ListTransforms() {
+  std::vector<std::pair<std::string, std::string>> all;
+  for (const GradientInfo& g : AllGradients())
+    all.emplace_back(g.name, g.summary + " (backward directions; may come first)");
+  for (const PassInfo& p : AllPasses()) all.emplace_back(p.name, p.summary);
+  return all;
+}
+
+std::string RandomTransformSut(uint64_t seed, int64_t index) {
+  Prng prng(MixSeed(seed ^ 0x7A4A5F0Bull, static_cast<uint64_t>(index)));
+  // 1–3 distinct passes in a random order (a partial Fisher–Yates shuffle).
+  std::vector<const char*> passes(std::begin(kCorrectPasses), std::end(kCorrectPasses));
+  const int64_t n = prng.Between(1, 3);
+  std::string name = kTransformSutPrefix;
+  for (int64_t k = 0; k < n; ++k) {
+    std::swap(passes[k], passes[k + prng.Below(passes.size() - k)]);
+    name += (k ? "," : "") + std::string(passes[k]);
+  }
+  return name;
+}
+
+bool RunsGraphs(const std::string& sut) { return !TransformSutOf(sut).empty(); }
+
+GraphForm CampaignGraphForm(const ConvProblem& p, const std::vector<std::string>& suts,
+                            int64_t max_macs, int64_t index) {
+  const bool graphs = std::any_of(suts.begin(), suts.end(), RunsGraphs);
+  return graphs && index % kChainEvery == kChainEvery - 1 &&
+                 CaseGraphMacs(p, GraphForm::kChain) <= max_macs
+             ? GraphForm::kChain
+             : GraphForm::kConv;
+}
+
+std::vector<std::string> CampaignCaseSuts(const std::vector<std::string>& suts, bool default_suts,
+                                          uint64_t seed, int64_t index, GraphForm form) {
+  std::vector<std::string> all;
+  for (const std::string& sut : suts)
+    if (form == GraphForm::kConv || RunsGraphs(sut)) all.push_back(sut);
+  if (default_suts) all.push_back(RandomTransformSut(seed, index));
+  return all;
+}
+
+}  // namespace convparity

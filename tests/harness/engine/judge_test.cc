@@ -1,0 +1,70 @@
+#include "harness/engine/judge.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace convparity {
+namespace {
+
+HostTensor Got(std::vector<float> v) {
+  return HostTensor{{1, 1, static_cast<int64_t>(v.size())}, v};
+}
+const Shape kShape{1, 1, 4};
+
+TEST(Judge, ExactModeAcceptsOnlyTheRoundedReference) {
+  std::vector<double> ref{1, -2, 0, 7};
+  EXPECT_EQ(Judge(kShape, ref, {}, Got({1, -2, -0.0f, 7}), Fill::kExact, 9).verdict,
+            Verdict::kPassed);
+  Judgement j = Judge(kShape, ref, {}, Got({1, -2, 0, 6}), Fill::kExact, 9);
+  EXPECT_EQ(j.verdict, Verdict::kFailed);
+  EXPECT_EQ(j.mismatches, 1);
+  ASSERT_TRUE(j.first && j.worst);
+  EXPECT_EQ(j.first->index, (Shape{0, 0, 3}));
+  EXPECT_EQ(j.worst->expected, 7);
+  EXPECT_EQ(j.worst->got, 6);
+}
+
+TEST(Judge, RandomModeBoundScalesWithMagnitudeAndSqrtK) {
+  ErrorBound bound;
+  const double limit = bound.Of(100.0, 16);
+  EXPECT_NEAR(limit, 4.0 * std::ldexp(1.0, -24) * 4 * 100.0, 1e-30 + 1e-12);
+  std::vector<double> ref{10, 10, 10, 10}, mag{100, 100, 100, 100};
+  const float near = static_cast<float>(10 + 0.5 * limit), far = static_cast<float>(10 + 4 * limit);
+  Judgement ok = Judge(kShape, ref, mag, Got({10, near, 10, 10}), Fill::kUniform, 16);
+  EXPECT_EQ(ok.verdict, Verdict::kPassed);
+  EXPECT_GT(ok.max_bound_use, 0.0);
+  EXPECT_LT(ok.max_bound_use, 1.0);
+  Judgement bad = Judge(kShape, ref, mag, Got({10, 10, far, 10}), Fill::kUniform, 16);
+  EXPECT_EQ(bad.verdict, Verdict::kFailed);
+  EXPECT_GT(bad.max_bound_use, 1.0);
+  EXPECT_EQ(bad.worst->index, (Shape{0, 0, 2}));
+}
+
+TEST(Judge, PoisonLeftInTheResultIsUnwrittenNotJustFailed) {
+  std::vector<double> ref{1, 2, 3, 4};
+  Judgement j = Judge(kShape, ref, {}, Got({1, PoisonValue(), 3, 4}), Fill::kExact, 1);
+  EXPECT_EQ(j.verdict, Verdict::kUnwritten);
+  EXPECT_EQ(j.unwritten, 1);
+  // A NaN the SUT computed is a plain failure.
+  EXPECT_EQ(Judge(kShape, ref, {}, Got({1, NAN, 3, 4}), Fill::kExact, 1).verdict, Verdict::kFailed);
+  EXPECT_TRUE(IsPoison(PoisonValue()));
+  EXPECT_FALSE(IsPoison(NAN));
+}
+
+TEST(Judge, ShapeMismatchIsItsOwnVerdict) {
+  EXPECT_EQ(Judge(kShape, {1, 2, 3, 4}, {}, Got({1, 2, 3}), Fill::kExact, 1).verdict,
+            Verdict::kShapeMismatch);
+}
+
+TEST(Judge, MostlyZeroReferenceIsMistrustedButFailuresStillFail) {
+  std::vector<double> ref{0, 0, 0, 5};
+  EXPECT_EQ(Judge(kShape, ref, {}, Got({0, 0, 0, 5}), Fill::kExact, 1).verdict,
+            Verdict::kMistrusted);
+  EXPECT_EQ(Judge(kShape, ref, {}, Got({0, 0, 0, 4}), Fill::kExact, 1).verdict, Verdict::kFailed);
+  std::vector<double> some{0, 0, 1, 5};  // 50% zeros: trusted
+  EXPECT_EQ(Judge(kShape, some, {}, Got({0, 0, 1, 5}), Fill::kExact, 1).verdict, Verdict::kPassed);
+}
+
+}  // namespace
+}  // namespace convparity
