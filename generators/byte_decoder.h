@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "core/defaults.h"
 #include "core/conv_case.h"
 #include "core/status.h"
 
@@ -34,7 +35,7 @@ struct ByteDecoderOptions {
   // of those SUTs choose their graph form, conv or chain. Null: no SUT does, every case is a conv.
   // A predicate, not a list: generators/ knows no SUT; the harness fills it (FuzzDecoderOptions).
   std::function<bool(const std::string&)> runs_graphs;
-  int64_t max_macs = 200000;                   // keeps a check fast on ATen's float64 path
+  int64_t max_macs = defaults::kMaxMacs;
   int64_t max_tensor_elements = int64_t{1} << 22;  // per tensor: a large stride costs no MACs
   int64_t max_kernel = 9;
 };

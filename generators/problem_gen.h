@@ -17,6 +17,7 @@
 #include <ostream>
 #include <vector>
 
+#include "core/defaults.h"
 #include "core/conv_problem.h"
 
 namespace convparity {
@@ -26,7 +27,7 @@ struct ProblemSpace {
   std::vector<int> ranks{1, 2, 3};
   bool ordinary = true;
   bool transposed = true;
-  int64_t max_macs = 200000;  // keeps a case fast on ATen's float64 slow path
+  int64_t max_macs = defaults::kMaxMacs;
   int64_t max_kernel = 9;
   bool layouts = true;  // channels-last data and non-natural weight layouts
   bool bias = true;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/defaults.h"
 #include "core/conv_case.h"
 #include "core/status.h"
 
@@ -19,9 +20,9 @@ struct CommonFlags {
   std::string dims = "1,2,3";
   std::string fill = "both";
   uint64_t seed = 1;
-  double seconds = 60;
+  double seconds = defaults::kCampaignSeconds;
   int64_t cases = 0;
-  int64_t max_macs = 200000;  // fuzz: the generator's cap; with --max-macs, also the limit below
+  int64_t max_macs = defaults::kMaxMacs;  // with --max-macs, also the limit below
   int64_t max_elements = Limits{}.max_tensor_elements;
   int64_t max_extent = Limits{}.max_extent;
   int64_t stop_after_buckets = 0;
@@ -29,7 +30,7 @@ struct CommonFlags {
   std::string shard = "0/1";
   std::string corpus;
   std::string out = "convparity-out";
-  double timeout = 30;
+  double timeout = defaults::kCaseTimeoutSeconds;
   bool no_isolation = false;
   bool quiet = false;
   bool json = false;

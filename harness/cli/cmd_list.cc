@@ -16,19 +16,15 @@ int RunList(const CommonFlags& f) {
                         {"fills", {"exact", "uniform", "positive", "wide"}}};
     for (const auto& [name, what] : suts)
       j["suts"].push_back({{"name", name}, {"description", what}});
-    for (const std::string& id : KnownBugIds()) {
-      const KnownBugInfo* bug = FindKnownBug(id);
-      j["known_bugs"].push_back({{"id", id},
-                                 {"sut", "known-bug:" + id},
-                                 {"reference", bug->reference},
-                                 {"trigger", bug->trigger}});
+    for (const KnownBugInfo& bug : KnownBugs()) {
+      nlohmann::json row = {{"id", bug.id},
+                            {"sut", "known-bug:" + bug.id},
+                            {"reference", bug.reference},
+                            {"trigger", bug.trigger}};
+      if (bug.kind == KnownBugKind::kTransform)
+        row["transform"] = std::string(kTransformSutPrefix) + bug.pipeline;
+      j["known_bugs"].push_back(std::move(row));
     }
-    for (const TransformBug& bug : TransformBugs())
-      j["known_bugs"].push_back({{"id", bug.id},
-                                 {"sut", "known-bug:" + bug.id},
-                                 {"reference", bug.reference},
-                                 {"trigger", bug.trigger},
-                                 {"transform", "transform:" + bug.pipeline}});
     std::printf("%s\n", j.dump(2).c_str());
     return kExitParity;
   }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/defaults.h"
 #include "core/conv_case.h"
 #include "core/features.h"
 #include "core/status.h"
@@ -23,15 +24,15 @@ struct CampaignOptions {
   std::vector<int> dims{1, 2, 3};
   std::vector<Fill> fills{Fill::kExact, Fill::kUniform, Fill::kPositive, Fill::kWide};
   uint64_t seed = 1;
-  double seconds = 60;
+  double seconds = defaults::kCampaignSeconds;
   int64_t max_cases = 0;  // generated cases (each checked against every SUT); 0: no limit
-  int64_t max_macs = 200000;
+  int64_t max_macs = defaults::kMaxMacs;
   int jobs = 1;
   int shard_index = 0, shard_count = 1;
   bool isolate = true;            // run SUTs in worker processes
   std::string worker_executable;  // for isolation; default: this executable
-  double case_timeout = 30;       // seconds a SUT may take on one case before it is "hung"
-  double shrink_seconds = 30;     // budget for shrinking one discrepancy
+  double case_timeout = defaults::kCaseTimeoutSeconds;
+  double shrink_seconds = defaults::kShrinkSeconds;
   int64_t stop_after_buckets = 0; // stop once this many buckets are found; 0: never
   bool quiet = false;
 };

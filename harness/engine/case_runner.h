@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/defaults.h"
 #include "core/conv_case.h"
 #include "core/verdict.h"
 
@@ -41,7 +42,7 @@ std::unique_ptr<CaseRunner> MakeIsolatedRunner(const std::string& executable,
 
 struct RunnerOptions {
   bool isolate = true;          // worker processes (else in this process)
-  double timeout_seconds = 30;  // per SUT run, isolated only
+  double timeout_seconds = defaults::kCaseTimeoutSeconds;  // per SUT run, isolated only
   int jobs = 1;                 // RunCases: runners working in parallel
 };
 // How many cases a campaign or a replay keeps submitted ahead on one runner. Measured (bench/

@@ -7,8 +7,10 @@
 #include "core/graph.h"
 #include "core/graph_printer.h"
 #include "core/prng.h"
+#include "harness/suts/sut_family.h"
 #include "kernels/graph/interpreter.h"
 #include "kernels/graph/passes.h"
+#include "kernels/known_bugs/known_bugs.h"
 
 namespace convparity {
 namespace {
@@ -23,9 +25,6 @@ struct Pipeline {
 bool StartsWith(const std::string& s, const std::string& prefix) {
   return s.compare(0, prefix.size(), prefix) == 0;
 }
-
-// The pass name without its @<bug-id>.
-std::string BaseName(const std::string& pass) { return pass.substr(0, pass.find('@')); }
 
 Result<Pipeline> ParsePipeline(const std::string& sut) {
   if (!IsTransformSutName(sut))
@@ -60,9 +59,14 @@ Result<Pipeline> ParsePipeline(const std::string& sut) {
   return pipeline;
 }
 
-bool HasPass(const Pipeline& pl, const char* base) {
+bool NeedsFrozenWeights(const Pipeline& pl) {
   return std::any_of(pl.passes.begin(), pl.passes.end(),
-                     [&](const PassInfo* p) { return BaseName(p->name) == base; });
+                     [](const PassInfo* p) { return p->needs_frozen_weights; });
+}
+
+bool NeedsMultiplierWeights(const Pipeline& pl) {
+  return std::any_of(pl.passes.begin(), pl.passes.end(),
+                     [](const PassInfo* p) { return p->needs_multiplier_weights; });
 }
 
 // Where a var's values come from: a ConvBuffers field and how many elements it holds.
@@ -84,7 +88,7 @@ ConvProblem GraphProblem(const ConvProblem& p, Direction d) {
 Result<Graph> BuildGraph(const Pipeline& pl, const ConvProblem& p, Direction d, GraphForm form,
                          const ConvBuffers* buffers, Graph* forward_out = nullptr) {
   const ConvProblem q = GraphProblem(p, d);
-  Graph g = CaseGraph(q, form, HasPass(pl, "canonicalize_depthwise"));
+  Graph g = CaseGraph(q, form, NeedsMultiplierWeights(pl));
   CP_RETURN_IF_ERROR(InferShapes(g).WithContext("the forward graph"));
   if (forward_out) *forward_out = g;
   if (d != Direction::kForward) {
@@ -95,7 +99,7 @@ Result<Graph> BuildGraph(const Pipeline& pl, const ConvProblem& p, Direction d, 
     CP_RETURN_IF_ERROR(InferShapes(g).WithContext("after " + pl.gradient->name));
   }
   // Frozen weights: what constant folding works on.
-  if (HasPass(pl, "fold_constants")) {
+  if (NeedsFrozenWeights(pl)) {
     for (Node& n : g.nodes) {
       if (n.op != OpKind::kVar) continue;
       const bool weight = n.name == "w" && d != Direction::kBackwardWeight;
@@ -172,7 +176,7 @@ class TransformSut : public ConvSut {
                                                     ShapeText(r.shape) + ", expected " +
                                                     ShapeText(want));
     if (r.shape != want && !(d == Direction::kBackwardWeight && HasMultiplierRepresentation(p) &&
-                             HasPass(pipeline_, "canonicalize_depthwise")))
+                             NeedsMultiplierWeights(pipeline_)))
       return Status(StatusCode::kShapeMismatch, "the transformed graph's output has shape " +
                                                     ShapeText(r.shape) + ", expected " +
                                                     ShapeText(want));
@@ -185,10 +189,13 @@ class TransformSut : public ConvSut {
   Pipeline pipeline_;
 };
 
-const char* const kCorrectPasses[] = {"legalize",          "convert_layout",
-                                      "fold_constants",    "lower_conv1d",
-                                      "canonicalize_depthwise", "transpose_to_conv",
-                                      "split_groups"};
+// The correct passes, in the order of AllPasses: what random pipelines draw from.
+std::vector<const char*> CorrectPasses() {
+  std::vector<const char*> names;
+  for (const PassInfo& p : AllPasses())
+    if (p.reproduces.empty()) names.push_back(p.name.c_str());
+  return names;
+}
 
 }  // namespace
 
@@ -235,44 +242,21 @@ void AddTransformGraphs(Finding& f) {
   f.original.transform = field(f.original);
 }
 
-const std::vector<TransformBug>& TransformBugs() {
-  static const std::vector<TransformBug> bugs{
-      {"tvm-9954", "legalize@tvm-9954",
-       "conv2d_backward_weight legalized with dy tiled over all channels: right only for groups 1 "
-       "or C_in/g = 1",
-       "bwd_weight:2d_g2_ic4_oc4_i5x5_k3x3", "https://github.com/apache/tvm/issues/9954"},
-      {"tvm-6203", "lower_conv1d@tvm-6203",
-       "Conv1d lowered to Conv2d with stride and dilation on the unit axis", "fwd:1d_ic1_oc1_i7_k3_s2",
-       "https://github.com/apache/tvm/issues/6203"},
-      {"tvm-10294", "canonicalize_depthwise@tvm-10294",
-       "the depthwise (C, m, k…) weight read multiplier-major when canonicalized",
-       "fwd:2d_g2_ic2_oc4_i5x5_k3x3", "https://github.com/apache/tvm/issues/10294"},
-      {"tvm-layout-fold", "convert_layout,fold_constants@tvm-layout-fold",
-       "after ConvertLayout(NHWC, HWIO) the weight layout_transforms stay in the runtime graph",
-       "fwd:2d_ic2_oc2_i5x5_k3x3", "BUGS.md: tvm-layout-fold (ConvertLayout + FoldConstant)"},
-  };
-  return bugs;
-}
-
-const TransformBug* FindTransformBug(const std::string& id) {
-  for (const TransformBug& b : TransformBugs())
-    if (b.id == id) return &b;
-  return nullptr;
-}
-
 std::string TransformSutOf(const std::string& name) {
   if (IsTransformSutName(name)) return name;
   const std::string known = "known-bug:";
   if (StartsWith(name, known))
-    if (const TransformBug* b = FindTransformBug(name.substr(known.size())))
+    if (const KnownBugInfo* b = FindKnownBug(name.substr(known.size()));
+        b && b->kind == KnownBugKind::kTransform)
       return kTransformSutPrefix + b->pipeline;
   return "";
 }
 
 std::vector<std::string> DefaultTransformSuts() {
-  return {"transform:legalize",          "transform:convert_layout,fold_constants",
-          "transform:lower_conv1d",      "transform:canonicalize_depthwise",
-          "transform:transpose_to_conv", "transform:split_groups"};
+  std::vector<std::string> suts;
+  for (const PassInfo& p : AllPasses())
+    if (!p.default_pipeline.empty()) suts.push_back(kTransformSutPrefix + p.default_pipeline);
+  return suts;
 }
 
 std::vector<std::pair<std::string, std::string>> ListTransforms() {
@@ -286,7 +270,7 @@ std::vector<std::pair<std::string, std::string>> ListTransforms() {
 std::string RandomTransformSut(uint64_t seed, int64_t index) {
   Prng prng(MixSeed(seed ^ 0x7A4A5F0Bull, static_cast<uint64_t>(index)));
   // 1–3 distinct passes in a random order (a partial Fisher–Yates shuffle).
-  std::vector<const char*> passes(std::begin(kCorrectPasses), std::end(kCorrectPasses));
+  std::vector<const char*> passes = CorrectPasses();
   const int64_t n = prng.Between(1, 3);
   std::string name = kTransformSutPrefix;
   for (int64_t k = 0; k < n; ++k) {
@@ -297,6 +281,24 @@ std::string RandomTransformSut(uint64_t seed, int64_t index) {
 }
 
 bool RunsGraphs(const std::string& sut) { return !TransformSutOf(sut).empty(); }
+
+SutFamily TransformFamily() {
+  SutFamily f;
+  f.name = "transform";
+  f.owns = OwnsPrefix(kTransformSutPrefix);
+  f.make = [](const std::string& sut) { return MakeTransformSut(sut); };
+  f.list = [] {
+    std::vector<SutListing> all;
+    for (const std::string& t : DefaultTransformSuts())  // one-pass pipelines: with the passes
+      if (t.find(',') != std::string::npos)
+        all.push_back(
+            {t, "a transform pipeline run on our kernels (any passes below, comma-separated)"});
+    for (const auto& [pass, what] : ListTransforms()) all.push_back({kTransformSutPrefix + pass, what});
+    return all;
+  };
+  f.default_members = DefaultTransformSuts;
+  return f;
+}
 
 GraphForm CampaignGraphForm(const ConvProblem& p, const std::vector<std::string>& suts,
                             int64_t max_macs, int64_t index) {

@@ -47,16 +47,6 @@ Result<TransformGraphs> DescribeTransform(const std::string& sut, const ConvProb
 // finding of a transform SUT (known-bug aliases included); leaves any other finding alone.
 void AddTransformGraphs(Finding& f);
 
-// Historical transform bugs (BUGS.md) reproduced as buggy passes, offered as `known-bug:<id>`.
-struct TransformBug {
-  std::string id;        // tvm-9954 …
-  std::string pipeline;  // the transform SUT it stands for, without the prefix
-  std::string summary;
-  std::string trigger;    // a case descriptor that shows it
-  std::string reference;  // the public report (GitHub redirects issues/N to pull/N)
-};
-const std::vector<TransformBug>& TransformBugs();
-const TransformBug* FindTransformBug(const std::string& id);
 // The transform SUT a name stands for: itself, or the pipeline of a known transform bug; "" for
 // any other SUT.
 std::string TransformSutOf(const std::string& name);

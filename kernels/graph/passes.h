@@ -44,6 +44,17 @@ struct PassInfo {
   Status (*run)(Graph&);
   // The pass's structural promise on its result; Ok when kept, kInvalid with what was found.
   Status (*check_promise)(const Graph& before, const Graph& after);
+  // What the graph it works on holds, so that a transform SUT builds it so: the weights (and bias)
+  // as constants, as frozen weights are (constant folding works on them); a depthwise weight with
+  // a multiplier in its multiplier form (C, m, k…), which the pass rewrites (its weight gradient
+  // then has the groups form's memory).
+  bool needs_frozen_weights = false;
+  bool needs_multiplier_weights = false;
+  // A buggy variant (<pass>@<bug-id>) names the known bug it reproduces; empty for a correct pass.
+  std::string reproduces;
+  // The pipeline a default campaign checks a correct pass in; empty: only in random pipelines and
+  // as a part of another's (convert_layout is checked in convert_layout,fold_constants).
+  std::string default_pipeline;
 };
 const std::vector<PassInfo>& AllPasses();
 const PassInfo* FindPass(const std::string& name);

@@ -44,7 +44,7 @@ Operand ShiftInner(Operand t, int64_t n);
 Operand ShiftOuter(Operand t, int64_t n);
 Operand ShiftSpatial(Operand t, int dim, int64_t n);
 
-// One registry row: the description and a factory.
+// One registry row: the description and a factory (none for transform bugs).
 struct KnownBugEntry {
   KnownBugInfo info;
   std::function<std::unique_ptr<ConvSut>()> make;
@@ -54,6 +54,8 @@ struct KnownBugEntry {
 std::vector<KnownBugEntry> GroupMappingBugs();  // group_mapping_bugs.cc
 std::vector<KnownBugEntry> PaddingBugs();       // padding_bugs.cc
 std::vector<KnownBugEntry> BlockingBugs();      // blocking_bugs.cc
+std::vector<KnownBugEntry> TransformBugs();     // transform_bugs.cc: no factory here (the harness
+                                                // runs their pipelines)
 
 // A factory for a KnownBugSut subclass constructed from its info.
 template <typename Sut>

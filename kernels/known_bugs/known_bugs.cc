@@ -41,14 +41,15 @@ namespace {
 const std::vector<KnownBugEntry>& Registry() {
   static const std::vector<KnownBugEntry> entries = [] {
     std::vector<KnownBugEntry> all;
-    for (auto part : {GroupMappingBugs, PaddingBugs, BlockingBugs})
+    for (auto part : {GroupMappingBugs, PaddingBugs, BlockingBugs, TransformBugs})
       for (KnownBugEntry& e : part()) all.push_back(std::move(e));
     // The order of BUGS.md, so that listings read like the design document.
     static const char* const kBugsMdOrder[] = {
         "tvm-9465",       "tvm-7912",      "tvm-conv3d-transpose-k7",
         "tvm-3264",       "tvm-5758",      "onnxruntime-9370",
         "xnnpack-1951",   "pytorch-19912", "pytorch-50042",
-        "onednn-DNNL-796"};
+        "onednn-DNNL-796", "tvm-9954",         "tvm-6203",        "tvm-10294",
+        "tvm-layout-fold"};
     auto rank = [](const KnownBugEntry& e) {
       auto it = std::find_if(std::begin(kBugsMdOrder), std::end(kBugsMdOrder),
                              [&](const char* id) { return e.info.id == std::string(id); });
@@ -71,20 +72,37 @@ const KnownBugEntry* Find(const std::string& id) {
 }  // namespace
 }  // namespace known_bugs
 
-std::vector<std::string> KnownBugIds() {
+const std::vector<KnownBugInfo>& KnownBugs() {
+  static const std::vector<KnownBugInfo> all = [] {
+    std::vector<KnownBugInfo> infos;
+    for (const known_bugs::KnownBugEntry& e : known_bugs::Registry()) infos.push_back(e.info);
+    return infos;
+  }();
+  return all;
+}
+
+std::vector<KnownBugInfo> KnownBugsOfKind(KnownBugKind kind) {
+  std::vector<KnownBugInfo> of_kind;
+  for (const KnownBugInfo& info : KnownBugs())
+    if (info.kind == kind) of_kind.push_back(info);
+  return of_kind;
+}
+
+std::vector<std::string> KnownBugIds(KnownBugKind kind) {
   std::vector<std::string> ids;
-  for (const known_bugs::KnownBugEntry& e : known_bugs::Registry()) ids.push_back(e.info.id);
+  for (const KnownBugInfo& info : KnownBugsOfKind(kind)) ids.push_back(info.id);
   return ids;
 }
 
 const KnownBugInfo* FindKnownBug(const std::string& id) {
-  const known_bugs::KnownBugEntry* e = known_bugs::Find(id);
-  return e ? &e->info : nullptr;
+  for (const KnownBugInfo& info : KnownBugs())
+    if (info.id == id) return &info;
+  return nullptr;
 }
 
 std::unique_ptr<ConvSut> MakeKnownBug(const std::string& id) {
   const known_bugs::KnownBugEntry* e = known_bugs::Find(id);
-  return e ? e->make() : nullptr;
+  return e && e->make ? e->make() : nullptr;
 }
 
 }  // namespace convparity

@@ -13,21 +13,32 @@
 
 namespace convparity {
 
+// What a reproduction is: our direct kernel bent where the original was wrong, or a transform
+// pipeline with a buggy pass (kernels/graph/buggy_passes.h), run by the harness's transform SUT.
+enum class KnownBugKind { kKernel, kTransform };
+
+// One row of the one table of known bugs, whatever their kind.
 struct KnownBugInfo {
-  const char* id;         // the public id, e.g. "tvm-9465"; also the SUT's name()
-  const char* summary;    // one line: what the original code got wrong
-  const char* reference;  // the public report or fix
-  const char* trigger;    // a case descriptor ("dir:problem", core/descriptor.h) that shows it
-  // True where the reproduction takes the original's wrong path. Elsewhere it is DirectConv
-  // exactly; on the path the result differs wherever the original's did (usually, not for every
-  // input).
-  bool (*takes_wrong_path)(const ConvProblem& p, Direction d);
+  std::string id;         // the public id, e.g. "tvm-9465"; the SUT is known-bug:<id>
+  std::string summary;    // one line: what the original code got wrong
+  std::string reference;  // the public report or fix
+  std::string trigger;    // a case descriptor ("dir:problem", core/descriptor.h) that shows it
+  // kKernel: true where the reproduction takes the original's wrong path. Elsewhere it is
+  // DirectConv exactly; on the path the result differs wherever the original's did (usually, not
+  // for every input).
+  bool (*takes_wrong_path)(const ConvProblem& p, Direction d) = nullptr;
+  KnownBugKind kind = KnownBugKind::kKernel;
+  // kTransform: the pipeline it stands for, without "transform:" (e.g. "legalize@tvm-9954").
+  std::string pipeline;
 };
 
-// In a stable order (the order of BUGS.md).
-std::vector<std::string> KnownBugIds();
+// Kernel bugs in the order of BUGS.md, then transform bugs.
+const std::vector<KnownBugInfo>& KnownBugs();
+std::vector<KnownBugInfo> KnownBugsOfKind(KnownBugKind kind);
+std::vector<std::string> KnownBugIds(KnownBugKind kind);
 // nullptr when `id` is unknown.
 const KnownBugInfo* FindKnownBug(const std::string& id);
+// A kernel bug's reproduction; nullptr for an unknown id or another kind.
 std::unique_ptr<ConvSut> MakeKnownBug(const std::string& id);
 
 }  // namespace convparity

@@ -21,6 +21,7 @@
 #include "harness/suts/sut_registry.h"
 #include "core/graph.h"
 #include "harness/suts/transform_sut.h"
+#include "kernels/known_bugs/known_bugs.h"
 #include "tests/harness/bug_search.h"
 
 namespace convparity {
@@ -104,7 +105,7 @@ std::unique_ptr<ConvSut> Make(const std::string& name) {
 
 // The transform bugs registered as known-bug:<id> stand for the pipelines searched here.
 TEST(TransformKnownBugSearch, RegisteredTransformBugsAreTheSearchedPipelines) {
-  for (const TransformBug& bug : TransformBugs())
+  for (const KnownBugInfo& bug : KnownBugsOfKind(KnownBugKind::kTransform))
     EXPECT_EQ("transform:" + bug.pipeline, SearchFor(bug.id).buggy) << bug.id;
 }
 

@@ -2,6 +2,7 @@
 // meaning of the graph it rewrites, checked against the float64 oracle in all three directions and
 // in exact and random mode; broken promises and the historical transform bugs are caught.
 #include "harness/suts/transform_sut.h"
+#include "kernels/known_bugs/known_bugs.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -138,7 +139,7 @@ RC_GTEST_PROP(TransformSut, AnExplicitGradientFirstIsTheImpliedOne, ()) {
   ExpectParity("transform:gradient,legalize", Direction::kBackwardWeight);
 }
 
-Result<ConvCase> TriggerCase(const TransformBug& bug) {
+Result<ConvCase> TriggerCase(const KnownBugInfo& bug) {
   Result<ParsedDescriptor> d = ParseDescriptor(bug.trigger);
   if (!d.ok()) return d.status();
   return ConvCase{d->problem, d->direction.value_or(Direction::kForward), "known-bug:" + bug.id,
@@ -146,7 +147,7 @@ Result<ConvCase> TriggerCase(const TransformBug& bug) {
 }
 
 TEST(TransformSut, EveryTransformBugDiffersOnItsTriggerAndItsCorrectPassDoesNot) {
-  for (const TransformBug& bug : TransformBugs()) {
+  for (const KnownBugInfo& bug : KnownBugsOfKind(KnownBugKind::kTransform)) {
     Result<ConvCase> c = TriggerCase(bug);
     ASSERT_TRUE(c.ok()) << bug.id << ": " << c.status().message();
     std::unique_ptr<ConvSut> buggy = Make("known-bug:" + bug.id);
@@ -178,7 +179,7 @@ TEST(TransformSut, EveryTransformBugDiffersOnItsTriggerAndItsCorrectPassDoesNot)
 class TransformBugCampaign : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(TransformBugCampaign, FindsTheBugAndShrinksItToASmallCase) {
-  const TransformBug& bug = *FindTransformBug(GetParam());
+  const KnownBugInfo& bug = *FindKnownBug(GetParam());
   Result<ConvCase> trigger = TriggerCase(bug);
   ASSERT_TRUE(trigger.ok());
   CampaignOptions o;
@@ -220,7 +221,7 @@ INSTANTIATE_TEST_SUITE_P(TransformSut, TransformBugCampaign,
                          });
 
 TEST(TransformSut, AWeightLayoutTransformLeftUnfoldedIsABrokenPromise) {
-  Result<ConvCase> c = TriggerCase(*FindTransformBug("tvm-layout-fold"));
+  Result<ConvCase> c = TriggerCase(*FindKnownBug("tvm-layout-fold"));
   ASSERT_TRUE(c.ok());
   std::unique_ptr<ConvSut> sut = Make("known-bug:tvm-layout-fold");
   ASSERT_TRUE(sut);
@@ -258,7 +259,7 @@ TEST(TransformSut, TheDefaultCampaignCoversTransformPipelinesThatAllExist) {
 }
 
 TEST(TransformSut, ReportsOfTransformFindingsCarryTheGraphsBeforeAndAfter) {
-  Result<ConvCase> c = TriggerCase(*FindTransformBug("tvm-9954"));
+  Result<ConvCase> c = TriggerCase(*FindKnownBug("tvm-9954"));
   ASSERT_TRUE(c.ok());
   std::unique_ptr<ConvSut> sut = Make(c->sut);
   CaseOutcome out = CheckCase(*c, *sut);
@@ -309,7 +310,7 @@ TEST(TransformSut, ChainCasesGoOnlyToSutsThatRunGraphs) {
 }
 
 TEST(TransformSut, ChainFindingsCarryTheBlockInTheirGraphsAndSnippet) {
-  Result<ConvCase> trigger = TriggerCase(*FindTransformBug("tvm-9954"));
+  Result<ConvCase> trigger = TriggerCase(*FindKnownBug("tvm-9954"));
   ASSERT_TRUE(trigger.ok());
   ConvCase c = *trigger;
   c.graph = GraphForm::kChain;

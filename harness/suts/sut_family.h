@@ -1,0 +1,53 @@
+// Systems under test come in families: our direct kernels, transform pipelines, known-bug
+// reproductions, ATen's float32 paths, plugins, and adapters to other people's libraries. A family
+// says in one place which names are its own, how to make one, what `convparity list` shows of it
+// and which of its members a default campaign checks. The registry (sut_registry.h) only reads the
+// table of families (SutFamilies, sut_families.cc): adding a family is one entry there and the
+// files that define it.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "core/sut.h"
+
+namespace convparity {
+
+struct SutListing {
+  std::string name;  // a SUT name, or a pattern such as plugin:<path.so>
+  std::string description;
+};
+
+struct SutFamily {
+  std::string name;  // direct, transform, known-bug, torch-f32, plugin, …
+  // Whether a SUT name is this family's. Families own disjoint names.
+  std::function<bool(const std::string& sut)> owns;
+  // Makes a member; kInvalid naming the problem for a name it owns but cannot make.
+  std::function<Result<std::unique_ptr<ConvSut>>(const std::string& sut)> make;
+  // Its members, or a pattern for open-ended names, for `convparity list`.
+  std::function<std::vector<SutListing>()> list;
+  // The members a campaign checks when the user names no SUT; none for code not ours.
+  std::function<std::vector<std::string>()> default_members = [] {
+    return std::vector<std::string>{};
+  };
+};
+
+// The families, in the order `convparity list` shows them.
+const std::vector<SutFamily>& SutFamilies();
+
+// The families (sut_families.cc names each one; each is defined beside the code it runs).
+SutFamily DirectFamily();     // our direct kernel, in several summation orders
+SutFamily TransformFamily();  // transform:<pass>,… (transform_sut.cc)
+SutFamily KnownBugFamily();   // known-bug:<id>, kernel and transform reproductions
+SutFamily TorchF32Family();   // ATen's own float32 paths
+SutFamily PluginFamily();     // plugin:<path.so>, the C plugin ABI
+
+// A family of exactly the names in `members`.
+std::function<bool(const std::string&)> OwnsOneOf(std::vector<std::string> members);
+// A family of the names that start with `prefix`.
+std::function<bool(const std::string&)> OwnsPrefix(std::string prefix);
+
+}  // namespace convparity
