@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libtorch-dev librapidcheck-dev libgtest-dev nlohmann-json3-dev libcli11-dev libbenchmark-dev
-  clang-14 libclang-rt-14-dev
+  clang-14 libclang-rt-14-dev clang-format
   python3-jsonschema python3-torch python3-hypothesis
 )
 

@@ -81,10 +81,10 @@ SutFamily KnownBugFamily() {
   f.list = [] {
     std::vector<SutListing> all;
     for (const KnownBugInfo& bug : KnownBugs())
-      all.push_back({kKnownBugPrefix + bug.id,
-                     bug.kind == KnownBugKind::kTransform
-                         ? bug.summary + " (transform:" + bug.pipeline + ")"
-                         : bug.summary});
+      all.push_back(
+          {kKnownBugPrefix + bug.id, bug.kind == KnownBugKind::kTransform
+                                         ? bug.summary + " (transform:" + bug.pipeline + ")"
+                                         : bug.summary});
     return all;
   };
   return f;

@@ -14,7 +14,8 @@ std::vector<std::string> OurSutNames() {
 std::vector<std::pair<std::string, std::string>> ListSuts() {
   std::vector<std::pair<std::string, std::string>> all;
   for (const SutFamily& family : SutFamilies())
-    for (SutListing& l : family.list()) all.emplace_back(std::move(l.name), std::move(l.description));
+    for (SutListing& l : family.list())
+      all.emplace_back(std::move(l.name), std::move(l.description));
   return all;
 }
 

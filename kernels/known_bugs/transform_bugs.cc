@@ -31,7 +31,8 @@ std::vector<KnownBugEntry> TransformBugs() {
       Transform("tvm-layout-fold", "convert_layout,fold_constants@tvm-layout-fold",
                 "after ConvertLayout(NHWC, HWIO) the weight layout_transforms stay in the runtime "
                 "graph",
-                "fwd:2d_ic2_oc2_i5x5_k3x3", "BUGS.md: tvm-layout-fold (ConvertLayout + FoldConstant)"),
+                "fwd:2d_ic2_oc2_i5x5_k3x3",
+                "BUGS.md: tvm-layout-fold (ConvertLayout + FoldConstant)"),
   };
 }
 

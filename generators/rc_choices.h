@@ -1,0 +1,119 @@
+// Choice primitives for RapidCheck generators whose shrinking suits convolution problems: a
+// dependent pair of choices that does not commit (Chain), weighted options that shrink toward the
+// first (Pick), and integers uniform whatever the generation size (Uniform). Used by
+// problem_gen.cc; internal to generators/.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <utility>
+#include <vector>
+
+namespace convparity {
+namespace choices {
+
+// A dependent pair of choices whose shrinking does not commit. RapidCheck's mapcat stops shrinking
+// the outer value once an inner one has shrunk, so a greedy shrink that first made, say, the
+// output padding smaller can no longer make the kernel smaller. Here the outer value stays
+// shrinkable: shrinking it regenerates the inner value from the same random stream (as mapcat
+// does), shrinking the inner value keeps the outer one. Terminates: every accepted shrink makes
+// (outer, inner) lexicographically smaller.
+template <typename T, typename U>
+rc::Shrinkable<U> ChainNode(rc::Shrinkable<T> outer, rc::Shrinkable<U> inner,
+                            std::function<rc::Gen<U>(const T&)> next, rc::Random random, int size) {
+  auto value = [inner] { return inner.value(); };
+  auto shrinks = [outer, inner, next, random, size] {
+    auto outer_shrinks = rc::seq::map(outer.shrinks(), [=](rc::Shrinkable<T>&& o) {
+      rc::Shrinkable<U> regenerated = next(o.value())(random, size);
+      return ChainNode<T, U>(std::move(o), std::move(regenerated), next, random, size);
+    });
+    auto inner_shrinks = rc::seq::map(inner.shrinks(), [=](rc::Shrinkable<U>&& i) {
+      return ChainNode<T, U>(outer, std::move(i), next, random, size);
+    });
+    return rc::seq::concat(std::move(outer_shrinks), std::move(inner_shrinks));
+  };
+  return rc::shrinkable::lambda(std::move(value), std::move(shrinks));
+}
+
+// gen::mapcat with non-committing shrinks (see ChainNode).
+template <typename T, typename F>
+auto Chain(rc::Gen<T> gen, F next_fn)
+    -> rc::Gen<typename decltype(next_fn(std::declval<T>()))::ValueType> {
+  using U = typename decltype(next_fn(std::declval<T>()))::ValueType;
+  std::function<rc::Gen<U>(const T&)> next = next_fn;
+  return [gen, next](const rc::Random& random, int size) {
+    rc::Random r1 = random;
+    rc::Random r2 = r1.split();
+    rc::Shrinkable<T> outer = gen(r1, size);
+    rc::Shrinkable<U> inner = next(outer.value())(r2, size);
+    return ChainNode<T, U>(std::move(outer), std::move(inner), next, r2, size);
+  };
+}
+
+// RapidCheck's weightedElement / weightedOneOf never shrink the choice itself, and inRange scales
+// with the generation size. Pick and Uniform keep the weights fixed and shrink toward the first
+// option (respectively the lower bound), which is where the plain case is put.
+
+template <typename T>
+using Options = std::vector<std::pair<int, rc::Gen<T>>>;
+
+// One of `options`, drawn by weight; shrinks toward earlier options, then within the option.
+// Options of weight 0 keep their place (never drawn, never shrunk to): a list whose option count
+// does not depend on earlier choices maps the same random roll to the same option when an
+// earlier choice shrinks, so the failing feature survives the shrink.
+template <typename T>
+rc::Gen<T> Pick(Options<T> options) {
+  uint64_t total = 0;
+  for (const auto& o : options) total += static_cast<uint64_t>(std::max(o.first, 0));
+  if (total == 0) throw rc::GenerationFailure("Pick: no option with a positive weight");
+  return [options, total](const rc::Random& random, int size) {
+    rc::Random r1 = random;
+    rc::Random r2 = r1.split();
+    // Multiply-shift rather than modulo: when weights change a little (an earlier choice shrank)
+    // the same roll still lands on the same option, mostly.
+    uint64_t roll =
+        static_cast<uint64_t>((static_cast<unsigned __int128>(r1.next()) * total) >> 64);
+    size_t index = 0;
+    for (;; ++index) {
+      const uint64_t w = static_cast<uint64_t>(std::max(options[index].first, 0));
+      if (roll < w) break;
+      roll -= w;
+    }
+    auto shrink_index = [options](size_t i) {
+      return rc::seq::filter(rc::shrink::towards<size_t>(i, 0),
+                             [options](size_t j) { return options[j].first > 0; });
+    };
+    std::function<rc::Gen<T>(const size_t&)> option = [options](size_t i) {
+      return options[i].second;
+    };
+    rc::Shrinkable<size_t> chosen = rc::shrinkable::shrinkRecur(index, shrink_index);
+    return ChainNode<size_t, T>(chosen, options[index].second(r2, size), option, r2, size);
+  };
+}
+
+// Uniform in [lo, hi] whatever the size; shrinks toward lo.
+inline rc::Gen<int64_t> Uniform(int64_t lo, int64_t hi) {
+  if (hi < lo) hi = lo;
+  return [lo, hi](const rc::Random& random, int) {
+    rc::Random r = random;
+    int64_t v = lo + static_cast<int64_t>(r.next() % static_cast<uint64_t>(hi - lo + 1));
+    return rc::shrinkable::shrinkRecur(
+        v, [lo](int64_t x) { return rc::shrink::towards<int64_t>(x, lo); });
+  };
+}
+
+template <typename T>
+rc::Gen<T> Just(T v) {
+  return rc::gen::just(std::move(v));
+}
+
+// A weighted integer option over [lo, hi]; weight 0 when the range is empty.
+inline std::pair<int, rc::Gen<int64_t>> Range(int weight, int64_t lo, int64_t hi) {
+  return {hi >= lo ? weight : 0, Uniform(lo, std::max(lo, hi))};
+}
+
+}  // namespace choices
+}  // namespace convparity
