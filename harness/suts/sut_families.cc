@@ -12,7 +12,8 @@ namespace convparity {
 
 const std::vector<SutFamily>& SutFamilies() {
   static const std::vector<SutFamily> families = {
-      DirectFamily(), TransformFamily(), KnownBugFamily(), TorchF32Family(), PluginFamily(),
+      DirectFamily(),  TransformFamily(), KnownBugFamily(), TorchF32Family(),
+      XnnpackFamily(), ArmnnFamily(),     PluginFamily(),
   };
   return families;
 }

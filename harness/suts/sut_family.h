@@ -44,6 +44,8 @@ SutFamily TransformFamily();  // transform:<pass>,… (transform_sut.cc)
 SutFamily KnownBugFamily();   // known-bug:<id>, kernel and transform reproductions
 SutFamily TorchF32Family();   // ATen's own float32 paths
 SutFamily PluginFamily();     // plugin:<path.so>, the C plugin ABI
+SutFamily XnnpackFamily();    // xnnpack, xnnpack:nchw: adapters/xnnpack (adapter_suts.cc)
+SutFamily ArmnnFamily();      // armnn: adapters/armnn (adapter_suts.cc)
 
 // A family of exactly the names in `members`.
 std::function<bool(const std::string&)> OwnsOneOf(std::vector<std::string> members);

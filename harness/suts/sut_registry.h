@@ -1,4 +1,5 @@
-// Systems under test by name: our kernels, and `known-bug:<id>` reproductions of historical bugs.
+// Systems under test by name: our kernels, `known-bug:<id>` reproductions of historical bugs,
+// adapters to other people's libraries (`xnnpack`, `armnn`, …) and plugins.
 #pragma once
 
 #include <memory>

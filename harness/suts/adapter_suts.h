@@ -1,0 +1,43 @@
+// Adapters to other people's kernel libraries (adapters/): systems under test by name (`xnnpack`,
+// `armnn`, …), one SUT family per library (sut_family.h). Each member is a plugin of the C ABI
+// that convparity loads through its plugin loader from lib/convparity/adapters/ relative to its own
+// executable — the same place in the build tree and in an install — and never from a path a case
+// file names.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/conv_problem.h"
+#include "core/status.h"
+#include "core/sut.h"
+#include "harness/suts/sut_family.h"
+
+namespace convparity {
+
+struct AdapterSutInfo {
+  std::string family;       // the library: xnnpack, armnn
+  std::string name;         // the SUT name: what `--sut` takes and case files record
+  std::string library;      // the plugin's file name in AdapterDirectory()
+  std::string description;  // for `convparity list`
+};
+const std::vector<AdapterSutInfo>& AdapterSuts();
+
+// The family of one library's adapters: its members, made by loading their plugins; listed with
+// "(not built here)" when the plugin is missing; never in a default campaign.
+SutFamily AdapterFamily(const std::string& family);
+
+// <directory of this executable>/../lib/convparity/adapters
+std::string AdapterDirectory();
+// Whether the adapter's plugin is there (it is built only when its library was found).
+bool AdapterBuilt(const AdapterSutInfo& adapter);
+
+bool IsAdapterSutName(const std::string& name);
+// Loads the adapter named `name`. Invalid, in one line, when it is not built here.
+Result<std::unique_ptr<ConvSut>> MakeAdapterSut(const std::string& name);
+// The directions the adapter implements (it is loaded to ask), for `convparity list --json` and
+// the nightly campaign, which runs each adapter in its own directions only.
+Result<std::vector<Direction>> AdapterDirections(const std::string& name);
+
+}  // namespace convparity
