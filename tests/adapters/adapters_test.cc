@@ -1,0 +1,145 @@
+// Adapters to other people's libraries (adapters/): each one, made by name through the registry
+// (which loads its plugin from lib/convparity/adapters beside this executable), agrees with the
+// oracle on a fixed set of problems it supports, in exact and random fills, and declines with a
+// reason what it does not support. A test is skipped when its adapter is not built here (its
+// library was not found at configure time).
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "core/descriptor.h"
+#include "harness/engine/check_case.h"
+#include "harness/suts/adapter_suts.h"
+#include "harness/suts/sut_registry.h"
+
+namespace convparity {
+namespace {
+
+struct AdapterCase {
+  const char* sut;
+  const char* descriptor;  // with its direction
+  const char* why;         // what the case covers
+};
+void PrintTo(const AdapterCase& a, std::ostream* os) { *os << a.sut << " " << a.descriptor; }
+
+// The SUT, or nullptr (and the test skips) when its adapter is not built.
+std::unique_ptr<ConvSut> MakeOrSkip(const std::string& name) {
+  for (const AdapterSutInfo& a : AdapterSuts())
+    if (a.name == name && !AdapterBuilt(a)) return nullptr;
+  Result<std::unique_ptr<ConvSut>> sut = MakeSut(name);
+  EXPECT_TRUE(sut.ok()) << sut.status().message();
+  return sut.ok() ? std::move(sut).value() : nullptr;
+}
+
+ConvCase CaseOf(const AdapterCase& a, Fill fill) {
+  Result<ParsedDescriptor> parsed = ParseDescriptor(a.descriptor);
+  EXPECT_TRUE(parsed.ok()) << a.descriptor;
+  ConvCase c;
+  c.problem = parsed->problem;
+  c.direction = parsed->direction.value_or(Direction::kForward);
+  c.sut = a.sut;
+  c.fill = fill;
+  c.seed = 7;
+  return c;
+}
+
+class AdapterAgrees : public testing::TestWithParam<AdapterCase> {};
+
+TEST_P(AdapterAgrees, WithTheOracleInExactAndRandomFill) {
+  const AdapterCase& a = GetParam();
+  std::unique_ptr<ConvSut> sut = MakeOrSkip(a.sut);
+  if (!sut) GTEST_SKIP() << a.sut << " is not built here";
+  EXPECT_EQ(sut->name(), a.sut);  // case files record the adapter's name, not a path
+  for (Fill fill : {Fill::kExact, Fill::kUniform, Fill::kWide}) {
+    const CaseOutcome out = CheckCase(CaseOf(a, fill), *sut);
+    EXPECT_EQ(out.verdict, Verdict::kPassed)
+        << a.sut << " " << a.descriptor << " (" << a.why << "), " << FillName(fill)
+        << " fill: " << VerdictName(out.verdict) << ": " << out.reason;
+  }
+}
+
+class AdapterDeclines : public testing::TestWithParam<AdapterCase> {};
+
+TEST_P(AdapterDeclines, WithAReason) {
+  const AdapterCase& a = GetParam();
+  std::unique_ptr<ConvSut> sut = MakeOrSkip(a.sut);
+  if (!sut) GTEST_SKIP() << a.sut << " is not built here";
+  const CaseOutcome out = CheckCase(CaseOf(a, Fill::kExact), *sut);
+  EXPECT_EQ(out.verdict, Verdict::kSkipped) << a.descriptor << ": " << out.reason;
+  EXPECT_NE(out.reason.find(a.why), std::string::npos)
+      << "expected '" << a.why << "' in: " << out.reason;
+}
+
+std::string CaseName(const testing::TestParamInfo<AdapterCase>& info) {
+  std::string name = std::string(info.param.sut) + "_" + std::to_string(info.index);
+  for (char& ch : name)
+    if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
+}
+
+// What each adapter maps (adapters/*/README.md), one case per feature or route.
+const AdapterCase kSupported[] = {
+    {"xnnpack", "fwd:2d_ic3_oc4_i7x7_k3x3", "plain; channels-first but not NCHW-operator shaped"},
+    {"xnnpack", "fwd:2d_g2_ic4_oc6_i9x9_k3x3_s2x2_pb1x0_pe0x2_d2x2_nhwc_b",
+     "groups, stride, dilation, asymmetric padding, bias"},
+    {"xnnpack", "fwd:2d_g4_ic4_oc8_i7x7_k3x3_p1_nhwc_hwio",
+     "depth multiplier 2, XNNPACK's depthwise weight layout"},
+    {"xnnpack", "fwd:2d_mb2_g4_ic4_oc4_i7x7_k3x3_p1_b", "the NCHW operator's 3x3 depthwise"},
+    {"xnnpack", "fwd:2d_ic5_oc3_i6x6_k1x1_b", "the NCHW operator's 1x1 (sparse) kernel"},
+    {"xnnpack", "fwd:1d_ic3_oc5_i9_k3_s2_d2", "1-D as one row"},
+    {"xnnpack", "fwd:t2d_ic3_oc2_i5x5_k3x3_s2x2_p1x1_op1x1_b", "deconvolution, adjustment"},
+    {"xnnpack", "fwd:t2d_mb2_g2_ic4_oc6_i5x5_k3x3_nhwc", "grouped deconvolution (xnnpack-1951)"},
+    {"xnnpack", "fwd:t2d_ic2_oc2_i5x5_k3x3_s2_d3_op2_pe2",
+     "output_padding >= stride, taken from the end padding"},
+    {"xnnpack", "fwd:t1d_ic2_oc3_i7_k4_s3_op2", "1-D deconvolution"},
+    {"xnnpack:nchw", "fwd:2d_g4_ic4_oc4_i7x7_k3x3_p1", "3x3 depthwise"},
+    {"xnnpack:nchw", "fwd:2d_g3_ic3_oc3_i9x9_k5x5_s2_p2_b", "5x5 stride-2 depthwise"},
+    {"xnnpack:nchw", "fwd:2d_mb2_ic5_oc3_i6x6_k1x1_b", "1x1"},
+    {"xnnpack:nchw", "fwd:2d_ic3_oc4_i7x7_k3x3_s2_p1_nhwc", "3x3 stride 2 from NHWC, 3 channels"},
+    {"armnn", "fwd:2d_mb2_ic3_oc4_i7x7_k3x3", "Convolution2d, NCHW"},
+    {"armnn", "fwd:2d_ic3_oc4_i9x9_k3x3_s2x2_pb1x0_pe0x2_d2x2_nhwc_b",
+     "Convolution2d, NHWC, stride, dilation, asymmetric padding, bias"},
+    {"armnn", "fwd:2d_g4_ic4_oc8_i7x7_k3x3_p1_b", "DepthwiseConvolution2d, multiplier 2, NCHW"},
+    {"armnn", "fwd:2d_g3_ic3_oc3_i8x8_k3x3_s2_d2_nhwc", "DepthwiseConvolution2d, NHWC"},
+    {"armnn", "fwd:1d_ic3_oc5_i9_k3_s2_d2", "1-D as one row"},
+    {"armnn", "fwd:t2d_ic3_oc2_i5x5_k3x3_s2x2_p1x1_op1x1_b",
+     "TransposeConvolution2d, output_padding as the output shape"},
+    {"armnn", "fwd:t2d_ic2_oc3_i4x5_k2x3_s2x1_pb1x0_nhwc", "TransposeConvolution2d, NHWC"},
+};
+INSTANTIATE_TEST_SUITE_P(Adapters, AdapterAgrees, testing::ValuesIn(kSupported), CaseName);
+
+// `why` is a piece of the reason each must give.
+const AdapterCase kDeclined[] = {
+    {"xnnpack", "fwd:3d_ic2_oc2_i4x4x4_k3x3x3", "no 3-D convolution"},
+    {"xnnpack", "bwd_data:2d_ic2_oc2_i5x5_k3x3", "does not implement bwd_data"},
+    {"xnnpack", "fwd:t2d_ic2_oc2_i5x5_k3x3_s2_d3_op2", "adjustment must be below the stride"},
+    {"xnnpack:nchw", "fwd:2d_ic3_oc4_i7x7_k3x3", "XNNPACK rejects these parameters"},
+    {"xnnpack:nchw", "fwd:t2d_ic3_oc4_i7x7_k3x3", "no NCHW deconvolution"},
+    {"armnn", "fwd:2d_g2_ic4_oc6_i9x9_k3x3", "no grouped convolution"},
+    {"armnn", "fwd:t2d_ic2_oc2_i5x5_k3x3_d2", "TransposeConvolution2d has no dilation"},
+    {"armnn", "fwd:3d_ic2_oc2_i4x4x4_k3x3x3", "no 3-D convolution"},
+    {"armnn", "bwd_weight:2d_ic2_oc2_i5x5_k3x3", "does not implement bwd_weight"},
+};
+INSTANTIATE_TEST_SUITE_P(Adapters, AdapterDeclines, testing::ValuesIn(kDeclined), CaseName);
+
+TEST(AdapterRegistry, EveryAdapterIsListedAndNamesItsLibraryWhenNotBuilt) {
+  const auto listed = ListSuts();
+  for (const AdapterSutInfo& a : AdapterSuts()) {
+    bool found = false;
+    for (const auto& [name, what] : listed) found |= name == a.name;
+    EXPECT_TRUE(found) << a.name;
+    EXPECT_TRUE(IsAdapterSutName(a.name));
+    if (AdapterBuilt(a)) continue;
+    Result<std::unique_ptr<ConvSut>> sut = MakeSut(a.name);
+    ASSERT_FALSE(sut.ok());
+    EXPECT_NE(sut.status().message().find(a.library), std::string::npos)
+        << sut.status().message();
+  }
+  EXPECT_FALSE(IsAdapterSutName("plugin:xnnpack"));
+}
+
+}  // namespace
+}  // namespace convparity
