@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Installs what convparity needs from Debian 12's packages. Idempotent: installs only what is missing.
+# The adapters' libraries (adapters/): XNNPACK with pthreadpool (its header includes pthreadpool.h),
+# Arm NN with its CpuRef backend (a separate package: the backend Arm NN runs on x86-64).
 # The python3 packages serve the tests (schema validation, the reports' PyTorch snippets) and the
 # benchmark against a Hypothesis property; they use Debian's /usr/bin/python3.
 set -euo pipefail
@@ -8,6 +10,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libtorch-dev librapidcheck-dev libgtest-dev nlohmann-json3-dev libcli11-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev clang-format
+  libxnnpack-dev libpthreadpool-dev libarmnn-dev libarmnn-cpuref-backend22
   python3-jsonschema python3-torch python3-hypothesis
 )
 

@@ -67,8 +67,9 @@ const char* StatusName(xnn_status s) {
       return "unsupported_hardware";
     case xnn_status_out_of_memory:
       return "out_of_memory";
+    default:  // newer XNNPACKs have more
+      return "unknown status";
   }
-  return "unknown status";
 }
 
 // XNNPACK is initialized once per process, on first use.
@@ -164,10 +165,9 @@ int DeconvolutionNhwc(const Problem2d& q, const float* x, const float* w, const 
         {&adjust_w, &r.pad_right, q.stride_w}}) {
     if (*adjust < stride) continue;
     if (*pad < *adjust)
-      return Decline("output_padding " + std::to_string(*adjust) + " >= stride " +
-                     std::to_string(stride) +
-                     ": XNNPACK's adjustment must be below the stride, and the end padding is "
-                     "too small to absorb it");
+      return Decline(
+          "output_padding >= stride: XNNPACK's adjustment must be below the stride, and the end "
+          "padding is too small to absorb it");
     *pad -= *adjust;
     *adjust = 0;
   }

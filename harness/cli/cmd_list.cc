@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/cli/commands.h"
+#include "harness/suts/adapter_suts.h"
 #include "harness/suts/sut_registry.h"
 #include "harness/suts/transform_sut.h"
 #include "kernels/known_bugs/known_bugs.h"
@@ -14,8 +15,18 @@ int RunList(const CommonFlags& f) {
   if (f.json) {
     nlohmann::json j = {{"directions", {"fwd", "bwd_data", "bwd_weight"}},
                         {"fills", {"exact", "uniform", "positive", "wide"}}};
-    for (const auto& [name, what] : suts)
-      j["suts"].push_back({{"name", name}, {"description", what}});
+    for (const auto& [name, what] : suts) {
+      nlohmann::json sut = {{"name", name}, {"description", what}};
+      if (IsAdapterSutName(name)) {  // adapters say whether they are built, and what they run
+        sut["adapter"] = true;
+        Result<std::vector<Direction>> directions = AdapterDirections(name);
+        sut["built"] = directions.ok();
+        sut["directions"] = nlohmann::json::array();
+        if (directions.ok())
+          for (Direction d : *directions) sut["directions"].push_back(DirectionName(d));
+      }
+      j["suts"].push_back(sut);
+    }
     for (const KnownBugInfo& bug : KnownBugs()) {
       nlohmann::json row = {{"id", bug.id},
                             {"sut", "known-bug:" + bug.id},
