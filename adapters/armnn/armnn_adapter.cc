@@ -13,6 +13,7 @@
 // (20.08's convention). A 1-D problem runs as a 2-D one with one row.
 #include <armnn/ArmNN.hpp>
 
+#include <cstring>
 #include <exception>
 #include <memory>
 #include <string>
@@ -29,6 +30,8 @@ namespace {
 
 using convparity_adapter::Decline;
 using convparity_adapter::Fail;
+using convparity_adapter::Copied;
+using convparity_adapter::GuardedFloats;
 using convparity_adapter::Permute;
 using convparity_adapter::Problem2d;
 
@@ -59,12 +62,12 @@ armnn::TensorShape Shape4(int64_t a, int64_t b, int64_t c, int64_t d) {
 // The layer's weights in Arm NN's layout, with their shape.
 struct Weights {
   armnn::TensorShape shape;
-  std::vector<float> values;
+  GuardedFloats values;
 };
 
 Weights ConvolutionWeights(const Problem2d& q, const float* w) {
   const int64_t o = q.out_channels, i = q.in_channels, kh = q.kernel_h, kw = q.kernel_w;
-  if (!q.channels_last) return {Shape4(o, i, kh, kw), std::vector<float>(w, w + o * i * kh * kw)};
+  if (!q.channels_last) return {Shape4(o, i, kh, kw), Copied(w, o * i * kh * kw)};
   return {Shape4(o, kh, kw, i), Permute<4>(w, {o, i, kh, kw}, {0, 2, 3, 1})};
 }
 
@@ -186,22 +189,21 @@ int RunNetwork(armnn::IRuntime* runtime, const Problem2d& q, const float* x, con
     ~Loaded() { runtime->UnloadNetwork(id); }
   } loaded{runtime, id};
 
-  const std::vector<float> input_values =
-      q.channels_last
-          ? convparity_adapter::NchwToNhwc(x, q.batch, q.in_channels, q.in_h, q.in_w)
-          : std::vector<float>(x, x + q.batch * q.in_channels * q.in_h * q.in_w);
-  const size_t out_count = static_cast<size_t>(q.batch * q.out_channels * q.out_h * q.out_w);
-  std::vector<float> out_values(q.channels_last ? out_count : 0);
-  float* out_memory = q.channels_last ? out_values.data() : y;
+  const GuardedFloats input_values =
+      q.channels_last ? convparity_adapter::NchwToNhwc(x, q.batch, q.in_channels, q.in_h, q.in_w)
+                      : Copied(x, q.batch * q.in_channels * q.in_h * q.in_w);
+  GuardedFloats out_values(static_cast<size_t>(q.batch * q.out_channels * q.out_h * q.out_w));
   const armnn::InputTensors inputs{
       {0, armnn::ConstTensor(runtime->GetInputTensorInfo(id, 0), input_values.data())}};
   const armnn::OutputTensors outputs{
-      {0, armnn::Tensor(runtime->GetOutputTensorInfo(id, 0), out_memory)}};
+      {0, armnn::Tensor(runtime->GetOutputTensorInfo(id, 0), out_values.data())}};
   if (runtime->EnqueueWorkload(id, inputs, outputs) != armnn::Status::Success)
     return Fail("EnqueueWorkload failed");
   if (q.channels_last)
     convparity_adapter::NhwcToNchw(out_values.data(), q.batch, q.out_channels, q.out_h, q.out_w,
                                    y);
+  else
+    std::memcpy(y, out_values.data(), out_values.size() * sizeof(float));
   return CONVPARITY_OK;
 }
 

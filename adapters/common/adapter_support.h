@@ -1,16 +1,18 @@
 // What every adapter plugin needs besides its library: the 1-D/2-D problem seen as a 2-D one,
-// tensor permutations between PyTorch's layouts and a library's, and the reason for the last
-// declined case. Header-only and free of convparity's libraries: an adapter is a plugin like a
+// tensor permutations between PyTorch's layouts and a library's (into guarded memory, so that a
+// library writing past a buffer crashes instead of corrupting the heap: guarded_memory.h), and
+// the reason for the last declined case. Header-only and free of convparity's libraries: an adapter is a plugin like a
 // user's, built against convparity_plugin.h alone.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
-#include <vector>
 
 #include "convparity_plugin.h"
+#include "guarded_memory.h"
 
 namespace convparity_adapter {
 
@@ -85,15 +87,15 @@ inline bool As2d(const convparity_problem& p, Problem2d* out) {
 // Permute({N, C, H, W}, {0, 2, 3, 1}) turns NCHW into NHWC. `extra` zeros follow the data, for
 // libraries that read past the end of their inputs.
 template <size_t R>
-std::vector<float> Permute(const float* src, const std::array<int64_t, R>& dims,
-                           const std::array<int, R>& order, size_t extra = 0) {
+GuardedFloats Permute(const float* src, const std::array<int64_t, R>& dims,
+                      const std::array<int, R>& order, size_t extra = 0) {
   std::array<int64_t, R> src_strides{};
   int64_t total = 1;
   for (size_t i = R; i-- > 0;) {
     src_strides[i] = total;
     total *= dims[i];
   }
-  std::vector<float> dst(static_cast<size_t>(total) + extra, 0.0f);
+  GuardedFloats dst(static_cast<size_t>(total) + extra);
   if (total == 0) return dst;
   std::array<int64_t, R> idx{};  // destination coordinates, axis k of dst is source axis order[k]
   for (int64_t d = 0; d < total; ++d) {
@@ -108,21 +110,21 @@ std::vector<float> Permute(const float* src, const std::array<int64_t, R>& dims,
   return dst;
 }
 
-// The same data with `extra` zeros appended (no reordering).
-inline std::vector<float> Padded(const float* src, size_t count, size_t extra) {
-  std::vector<float> dst(count + extra, 0.0f);
-  for (size_t i = 0; i < count; ++i) dst[i] = src[i];
+// A copy of the data with `extra` zeros appended (no reordering).
+inline GuardedFloats Copied(const float* src, size_t count, size_t extra = 0) {
+  GuardedFloats dst(count + extra);
+  std::memcpy(dst.data(), src, count * sizeof(float));
   return dst;
 }
 
 // NCHW <-> NHWC of a 2-D problem's data tensors.
-inline std::vector<float> NchwToNhwc(const float* src, int64_t n, int64_t c, int64_t h, int64_t w,
-                                     size_t extra = 0) {
+inline GuardedFloats NchwToNhwc(const float* src, int64_t n, int64_t c, int64_t h, int64_t w,
+                                size_t extra = 0) {
   return Permute<4>(src, {n, c, h, w}, {0, 2, 3, 1}, extra);
 }
 inline void NhwcToNchw(const float* src, int64_t n, int64_t c, int64_t h, int64_t w, float* dst) {
-  const std::vector<float> v = Permute<4>(src, {n, h, w, c}, {0, 3, 1, 2});
-  for (size_t i = 0; i < v.size(); ++i) dst[i] = v[i];
+  const GuardedFloats v = Permute<4>(src, {n, h, w, c}, {0, 3, 1, 2});
+  std::memcpy(dst, v.data(), v.size() * sizeof(float));
 }
 
 }  // namespace convparity_adapter

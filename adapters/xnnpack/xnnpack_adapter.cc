@@ -15,9 +15,10 @@
 #include <xnnpack.h>
 
 #include <cmath>
+#include <cstring>
 #include <string>
+#include <memory>
 #include <tuple>
-#include <vector>
 
 #include "adapter_support.h"
 #include "convparity_plugin.h"
@@ -36,7 +37,9 @@ using convparity_adapter::Decline;
 using convparity_adapter::Fail;
 using convparity_adapter::NchwToNhwc;
 using convparity_adapter::NhwcToNchw;
-using convparity_adapter::Padded;
+using convparity_adapter::Copied;
+using convparity_adapter::GuardedFloats;
+using convparity_adapter::GuardedMemory;
 using convparity_adapter::Permute;
 using convparity_adapter::Problem2d;
 using convparity_adapter::XnnWindow;
@@ -72,9 +75,20 @@ const char* StatusName(xnn_status s) {
   }
 }
 
+// XNNPACK's own memory (packed weights, indirection buffers, …) in guarded blocks: its overflows
+// crash the case that made them instead of corrupting convparity's heap (guarded_memory.h).
+void* Allocate(void*, size_t size) { return GuardedMemory::Allocate(size); }
+void* Reallocate(void*, void* p, size_t size) { return GuardedMemory::Reallocate(p, size); }
+void Deallocate(void*, void* p) { GuardedMemory::Free(p); }
+void* AlignedAllocate(void*, size_t alignment, size_t size) {
+  return GuardedMemory::Allocate(size, alignment);
+}
+const xnn_allocator kGuardedAllocator = {nullptr,         Allocate,  Reallocate,
+                                         Deallocate,      AlignedAllocate, Deallocate};
+
 // XNNPACK is initialized once per process, on first use.
 bool Initialized(std::string* why) {
-  static const xnn_status status = xnn_initialize(nullptr);
+  static const xnn_status status = xnn_initialize(&kGuardedAllocator);
   if (status != xnn_status_success) *why = std::string("xnn_initialize: ") + StatusName(status);
   return status == xnn_status_success;
 }
@@ -133,7 +147,7 @@ bool DepthwiseWeights(const Problem2d& q) {
 int ConvolutionNhwc(const Problem2d& q, const float* x, const float* w, const float* b, float* y) {
   const bool depthwise = DepthwiseWeights(q);
   // PyTorch (G·Go, Gi, KH, KW) → GOHWI (G, Go, KH, KW, Gi), or (KH, KW, G·Go) for depthwise.
-  const std::vector<float> weights =
+  const GuardedFloats weights =
       depthwise ? Permute<3>(w, {q.out_channels, q.kernel_h, q.kernel_w}, {1, 2, 0})
                 : Permute<4>(w, {q.out_channels, q.group_in(), q.kernel_h, q.kernel_w},
                              {0, 2, 3, 1});
@@ -141,10 +155,10 @@ int ConvolutionNhwc(const Problem2d& q, const float* x, const float* w, const fl
   const xnn_status created = XnnCreateConvNhwc(
       WindowOf(q), weights.data(), b, depthwise ? XNN_FLAG_DEPTHWISE_CONVOLUTION : 0, &op.op);
   if (created != xnn_status_success) return CreationFailed(created, "convolution2d_nhwc_f32");
-  const std::vector<float> input =
+  const GuardedFloats input =
       NchwToNhwc(x, q.batch, q.in_channels, q.in_h, q.in_w, kExtraFloats);
-  std::vector<float> output(q.batch * q.out_h * q.out_w * q.out_channels);
-  std::vector<char> workspace;
+  GuardedFloats output(q.batch * q.out_h * q.out_w * q.out_channels);
+  std::unique_ptr<GuardedFloats> workspace;
   const char* what = "";
   const xnn_status setup = XnnConvNhwcSetup(op.op, q.batch, q.in_h, q.in_w, input.data(),
                                             output.data(), &workspace, &what);
@@ -172,14 +186,14 @@ int DeconvolutionNhwc(const Problem2d& q, const float* x, const float* w, const 
     *adjust = 0;
   }
   // PyTorch (G·Gi, Go, KH, KW) → GOHWI (G, Go, KH, KW, Gi).
-  const std::vector<float> weights = Permute<5>(
+  const GuardedFloats weights = Permute<5>(
       w, {q.groups, q.group_in(), q.group_out(), q.kernel_h, q.kernel_w}, {0, 2, 3, 4, 1});
   Operator op;
   const xnn_status created = XnnCreateDeconvNhwc(WindowOf(r), weights.data(), b, &op.op);
   if (created != xnn_status_success) return CreationFailed(created, "deconvolution2d_nhwc_f32");
-  const std::vector<float> input =
+  const GuardedFloats input =
       NchwToNhwc(x, q.batch, q.in_channels, q.in_h, q.in_w, kExtraFloats);
-  std::vector<float> output(q.batch * q.out_h * q.out_w * q.out_channels);
+  GuardedFloats output(q.batch * q.out_h * q.out_w * q.out_channels);
   const char* what = "";
   const xnn_status setup =
       XnnDeconvNhwcSetup(op.op, q.batch, q.in_h, q.in_w, static_cast<uint32_t>(adjust_h),
@@ -196,22 +210,26 @@ int DeconvolutionNhwc(const Problem2d& q, const float* x, const float* w, const 
 int ConvolutionNchw(const Problem2d& q, bool nhwc_input, const float* x, const float* w,
                     const float* b, float* y) {
   const int64_t weight_count = q.out_channels * q.group_in() * q.kernel_h * q.kernel_w;
-  const std::vector<float> weights =
+  const GuardedFloats weights =
       nhwc_input
           ? Permute<4>(w, {q.out_channels, q.group_in(), q.kernel_h, q.kernel_w}, {0, 2, 3, 1})
-          : Padded(w, weight_count, 0);
+          : Copied(w, weight_count);
   Operator op;
   const xnn_status created =
       XnnCreateConvNchw(WindowOf(q), weights.data(), b, nhwc_input ? XNN_FLAG_INPUT_NHWC : 0,
                         &op.op);
   if (created != xnn_status_success) return CreationFailed(created, "convolution2d_nchw_f32");
   const size_t input_count = q.batch * q.in_channels * q.in_h * q.in_w;
-  const std::vector<float> input =
+  const GuardedFloats input =
       nhwc_input ? NchwToNhwc(x, q.batch, q.in_channels, q.in_h, q.in_w, kExtraFloats)
-                 : Padded(x, input_count, kExtraFloats);
+                 : Copied(x, input_count, kExtraFloats);
+  GuardedFloats output(q.batch * q.out_channels * q.out_h * q.out_w);
   const char* what = "";
-  const xnn_status setup = XnnConvNchwSetup(op.op, q.batch, q.in_h, q.in_w, input.data(), y, &what);
-  return Run(setup, what, op.op);
+  const xnn_status setup =
+      XnnConvNchwSetup(op.op, q.batch, q.in_h, q.in_w, input.data(), output.data(), &what);
+  const int code = Run(setup, what, op.op);
+  if (code == CONVPARITY_OK) std::memcpy(y, output.data(), output.size() * sizeof(float));
+  return code;
 }
 
 int Forward(const convparity_problem* p, const float* x, const float* w, const float* b,

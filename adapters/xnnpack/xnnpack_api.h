@@ -12,7 +12,9 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <vector>
+#include <memory>
+
+#include "guarded_memory.h"
 
 namespace convparity_adapter {
 
@@ -58,17 +60,18 @@ inline xnn_status XnnCreateDeconvNhwc(const XnnWindow& g, const float* w, const 
 
 // Each Xnn*Setup prepares the operator for these sizes and pointers; the caller then runs it.
 // `what` names the failing call.
+// `workspace` holds the scratch memory the newer API asks for (in guarded memory).
 inline xnn_status XnnConvNhwcSetup(xnn_operator_t op, size_t n, size_t h, size_t w,
-                                   const float* in, float* out, std::vector<char>* workspace,
-                                   const char** what) {
+                                   const float* in, float* out,
+                                   std::unique_ptr<GuardedFloats>* workspace, const char** what) {
 #if CONVPARITY_XNNPACK_RESHAPE_API
   size_t bytes = 0, out_h = 0, out_w = 0;
   *what = "xnn_reshape_convolution2d_nhwc_f32";
   xnn_status s = xnn_reshape_convolution2d_nhwc_f32(op, n, h, w, &bytes, &out_h, &out_w, nullptr);
   if (s != xnn_status_success) return s;
-  workspace->assign(bytes + XNN_EXTRA_BYTES, 0);
+  *workspace = std::make_unique<GuardedFloats>((bytes + XNN_EXTRA_BYTES) / sizeof(float) + 1);
   *what = "xnn_setup_convolution2d_nhwc_f32";
-  return xnn_setup_convolution2d_nhwc_f32(op, workspace->data(), in, out);
+  return xnn_setup_convolution2d_nhwc_f32(op, (*workspace)->data(), in, out);
 #else
   (void)workspace;
   *what = "xnn_setup_convolution2d_nhwc_f32";
