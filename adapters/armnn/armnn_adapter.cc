@@ -12,7 +12,6 @@
 // channels of the transposed convolution, DepthwiseConvolution2d [M, C, H, W] for both layouts
 // (20.08's convention). A 1-D problem runs as a 2-D one with one row.
 #include <armnn/ArmNN.hpp>
-
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -28,9 +27,9 @@
 
 namespace {
 
+using convparity_adapter::Copied;
 using convparity_adapter::Decline;
 using convparity_adapter::Fail;
-using convparity_adapter::Copied;
 using convparity_adapter::GuardedFloats;
 using convparity_adapter::Permute;
 using convparity_adapter::Problem2d;
@@ -168,10 +167,9 @@ int RunNetwork(armnn::IRuntime* runtime, const Problem2d& q, const float* x, con
   conv->GetOutputSlot(0).SetTensorInfo(out_info);
 
   std::vector<std::string> messages;
-  armnn::IOptimizedNetworkPtr optimized =
-      armnn::Optimize(*net, {armnn::Compute::CpuRef}, runtime->GetDeviceSpec(),
-                      armnn::OptimizerOptions(),
-                      armnn::Optional<std::vector<std::string>&>(messages));
+  armnn::IOptimizedNetworkPtr optimized = armnn::Optimize(
+      *net, {armnn::Compute::CpuRef}, runtime->GetDeviceSpec(), armnn::OptimizerOptions(),
+      armnn::Optional<std::vector<std::string>&>(messages));
   if (!optimized) {
     std::string text = "the CpuRef backend does not take this layer";
     for (const std::string& m : messages) text += "; " + m;
@@ -200,15 +198,13 @@ int RunNetwork(armnn::IRuntime* runtime, const Problem2d& q, const float* x, con
   if (runtime->EnqueueWorkload(id, inputs, outputs) != armnn::Status::Success)
     return Fail("EnqueueWorkload failed");
   if (q.channels_last)
-    convparity_adapter::NhwcToNchw(out_values.data(), q.batch, q.out_channels, q.out_h, q.out_w,
-                                   y);
+    convparity_adapter::NhwcToNchw(out_values.data(), q.batch, q.out_channels, q.out_h, q.out_w, y);
   else
     std::memcpy(y, out_values.data(), out_values.size() * sizeof(float));
   return CONVPARITY_OK;
 }
 
-int Forward(const convparity_problem* p, const float* x, const float* w, const float* b,
-            float* y) {
+int Forward(const convparity_problem* p, const float* x, const float* w, const float* b, float* y) {
   Problem2d q;
   if (!convparity_adapter::As2d(*p, &q))
     return Decline("Arm NN 20.08 has no 3-D convolution layer");

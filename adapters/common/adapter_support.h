@@ -1,8 +1,8 @@
 // What every adapter plugin needs besides its library: the 1-D/2-D problem seen as a 2-D one,
 // tensor permutations between PyTorch's layouts and a library's (into guarded memory, so that a
 // library writing past a buffer crashes instead of corrupting the heap: guarded_memory.h), and
-// the reason for the last declined case. Header-only and free of convparity's libraries: an adapter is a plugin like a
-// user's, built against convparity_plugin.h alone.
+// the reason for the last declined case. Header-only and free of convparity's libraries: an adapter
+// is a plugin like a user's, built against convparity_plugin.h alone.
 #pragma once
 
 #include <array>

@@ -98,7 +98,8 @@ class GuardedFloats {
         size_(count) {
     if (data_ == nullptr) throw std::bad_alloc();
   }
-  GuardedFloats(GuardedFloats&& o) noexcept : data_(std::exchange(o.data_, nullptr)), size_(o.size_) {}
+  GuardedFloats(GuardedFloats&& o) noexcept
+      : data_(std::exchange(o.data_, nullptr)), size_(o.size_) {}
   GuardedFloats(const GuardedFloats&) = delete;
   GuardedFloats& operator=(const GuardedFloats&) = delete;
   GuardedFloats& operator=(GuardedFloats&&) = delete;

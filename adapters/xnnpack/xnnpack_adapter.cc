@@ -16,8 +16,8 @@
 
 #include <cmath>
 #include <cstring>
-#include <string>
 #include <memory>
+#include <string>
 #include <tuple>
 
 #include "adapter_support.h"
@@ -33,22 +33,22 @@
 
 namespace {
 
+using convparity_adapter::Copied;
 using convparity_adapter::Decline;
 using convparity_adapter::Fail;
-using convparity_adapter::NchwToNhwc;
-using convparity_adapter::NhwcToNchw;
-using convparity_adapter::Copied;
 using convparity_adapter::GuardedFloats;
 using convparity_adapter::GuardedMemory;
+using convparity_adapter::NchwToNhwc;
+using convparity_adapter::NhwcToNchw;
 using convparity_adapter::Permute;
 using convparity_adapter::Problem2d;
-using convparity_adapter::XnnWindow;
+using convparity_adapter::XnnConvNchwSetup;
+using convparity_adapter::XnnConvNhwcSetup;
 using convparity_adapter::XnnCreateConvNchw;
 using convparity_adapter::XnnCreateConvNhwc;
 using convparity_adapter::XnnCreateDeconvNhwc;
-using convparity_adapter::XnnConvNchwSetup;
-using convparity_adapter::XnnConvNhwcSetup;
 using convparity_adapter::XnnDeconvNhwcSetup;
+using convparity_adapter::XnnWindow;
 
 constexpr bool kNchwOnly = CONVPARITY_XNNPACK_ROUTE == 1;
 // XNNPACK may read (never write) this far past the end of an input (xnnpack.h).
@@ -83,8 +83,8 @@ void Deallocate(void*, void* p) { GuardedMemory::Free(p); }
 void* AlignedAllocate(void*, size_t alignment, size_t size) {
   return GuardedMemory::Allocate(size, alignment);
 }
-const xnn_allocator kGuardedAllocator = {nullptr,         Allocate,  Reallocate,
-                                         Deallocate,      AlignedAllocate, Deallocate};
+const xnn_allocator kGuardedAllocator = {nullptr,    Allocate,        Reallocate,
+                                         Deallocate, AlignedAllocate, Deallocate};
 
 // XNNPACK is initialized once per process, on first use.
 bool Initialized(std::string* why) {
@@ -148,22 +148,22 @@ int ConvolutionNhwc(const Problem2d& q, const float* x, const float* w, const fl
   const bool depthwise = DepthwiseWeights(q);
   // PyTorch (G·Go, Gi, KH, KW) → GOHWI (G, Go, KH, KW, Gi), or (KH, KW, G·Go) for depthwise.
   const GuardedFloats weights =
-      depthwise ? Permute<3>(w, {q.out_channels, q.kernel_h, q.kernel_w}, {1, 2, 0})
-                : Permute<4>(w, {q.out_channels, q.group_in(), q.kernel_h, q.kernel_w},
-                             {0, 2, 3, 1});
+      depthwise
+          ? Permute<3>(w, {q.out_channels, q.kernel_h, q.kernel_w}, {1, 2, 0})
+          : Permute<4>(w, {q.out_channels, q.group_in(), q.kernel_h, q.kernel_w}, {0, 2, 3, 1});
   Operator op;
   const xnn_status created = XnnCreateConvNhwc(
       WindowOf(q), weights.data(), b, depthwise ? XNN_FLAG_DEPTHWISE_CONVOLUTION : 0, &op.op);
   if (created != xnn_status_success) return CreationFailed(created, "convolution2d_nhwc_f32");
-  const GuardedFloats input =
-      NchwToNhwc(x, q.batch, q.in_channels, q.in_h, q.in_w, kExtraFloats);
+  const GuardedFloats input = NchwToNhwc(x, q.batch, q.in_channels, q.in_h, q.in_w, kExtraFloats);
   GuardedFloats output(q.batch * q.out_h * q.out_w * q.out_channels);
   std::unique_ptr<GuardedFloats> workspace;
   const char* what = "";
   const xnn_status setup = XnnConvNhwcSetup(op.op, q.batch, q.in_h, q.in_w, input.data(),
                                             output.data(), &workspace, &what);
   const int code = Run(setup, what, op.op);
-  if (code == CONVPARITY_OK) NhwcToNchw(output.data(), q.batch, q.out_channels, q.out_h, q.out_w, y);
+  if (code == CONVPARITY_OK)
+    NhwcToNchw(output.data(), q.batch, q.out_channels, q.out_h, q.out_w, y);
   return code;
 }
 
@@ -191,15 +191,15 @@ int DeconvolutionNhwc(const Problem2d& q, const float* x, const float* w, const 
   Operator op;
   const xnn_status created = XnnCreateDeconvNhwc(WindowOf(r), weights.data(), b, &op.op);
   if (created != xnn_status_success) return CreationFailed(created, "deconvolution2d_nhwc_f32");
-  const GuardedFloats input =
-      NchwToNhwc(x, q.batch, q.in_channels, q.in_h, q.in_w, kExtraFloats);
+  const GuardedFloats input = NchwToNhwc(x, q.batch, q.in_channels, q.in_h, q.in_w, kExtraFloats);
   GuardedFloats output(q.batch * q.out_h * q.out_w * q.out_channels);
   const char* what = "";
   const xnn_status setup =
       XnnDeconvNhwcSetup(op.op, q.batch, q.in_h, q.in_w, static_cast<uint32_t>(adjust_h),
                          static_cast<uint32_t>(adjust_w), input.data(), output.data(), &what);
   const int code = Run(setup, what, op.op);
-  if (code == CONVPARITY_OK) NhwcToNchw(output.data(), q.batch, q.out_channels, q.out_h, q.out_w, y);
+  if (code == CONVPARITY_OK)
+    NhwcToNchw(output.data(), q.batch, q.out_channels, q.out_h, q.out_w, y);
   return code;
 }
 
@@ -215,9 +215,8 @@ int ConvolutionNchw(const Problem2d& q, bool nhwc_input, const float* x, const f
           ? Permute<4>(w, {q.out_channels, q.group_in(), q.kernel_h, q.kernel_w}, {0, 2, 3, 1})
           : Copied(w, weight_count);
   Operator op;
-  const xnn_status created =
-      XnnCreateConvNchw(WindowOf(q), weights.data(), b, nhwc_input ? XNN_FLAG_INPUT_NHWC : 0,
-                        &op.op);
+  const xnn_status created = XnnCreateConvNchw(WindowOf(q), weights.data(), b,
+                                               nhwc_input ? XNN_FLAG_INPUT_NHWC : 0, &op.op);
   if (created != xnn_status_success) return CreationFailed(created, "convolution2d_nchw_f32");
   const size_t input_count = q.batch * q.in_channels * q.in_h * q.in_w;
   const GuardedFloats input =
@@ -232,8 +231,7 @@ int ConvolutionNchw(const Problem2d& q, bool nhwc_input, const float* x, const f
   return code;
 }
 
-int Forward(const convparity_problem* p, const float* x, const float* w, const float* b,
-            float* y) {
+int Forward(const convparity_problem* p, const float* x, const float* w, const float* b, float* y) {
   Problem2d q;
   if (!convparity_adapter::As2d(*p, &q))
     return Decline("XNNPACK has no 3-D convolution (1-D and 2-D only)");

@@ -61,9 +61,9 @@ inline xnn_status XnnCreateDeconvNhwc(const XnnWindow& g, const float* w, const 
 // Each Xnn*Setup prepares the operator for these sizes and pointers; the caller then runs it.
 // `what` names the failing call.
 // `workspace` holds the scratch memory the newer API asks for (in guarded memory).
-inline xnn_status XnnConvNhwcSetup(xnn_operator_t op, size_t n, size_t h, size_t w,
-                                   const float* in, float* out,
-                                   std::unique_ptr<GuardedFloats>* workspace, const char** what) {
+inline xnn_status XnnConvNhwcSetup(xnn_operator_t op, size_t n, size_t h, size_t w, const float* in,
+                                   float* out, std::unique_ptr<GuardedFloats>* workspace,
+                                   const char** what) {
 #if CONVPARITY_XNNPACK_RESHAPE_API
   size_t bytes = 0, out_h = 0, out_w = 0;
   *what = "xnn_reshape_convolution2d_nhwc_f32";
@@ -79,8 +79,8 @@ inline xnn_status XnnConvNhwcSetup(xnn_operator_t op, size_t n, size_t h, size_t
 #endif
 }
 
-inline xnn_status XnnConvNchwSetup(xnn_operator_t op, size_t n, size_t h, size_t w,
-                                   const float* in, float* out, const char** what) {
+inline xnn_status XnnConvNchwSetup(xnn_operator_t op, size_t n, size_t h, size_t w, const float* in,
+                                   float* out, const char** what) {
 #if CONVPARITY_XNNPACK_RESHAPE_API
   size_t out_h = 0, out_w = 0;
   *what = "xnn_reshape_convolution2d_nchw_f32";

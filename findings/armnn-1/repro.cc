@@ -12,7 +12,6 @@
 // Needs the CpuRef backend (Debian: libarmnn-cpuref-backend22). Exits 1 when Arm NN refuses the
 // batch-2 layer or its result differs from the reference.
 #include <armnn/ArmNN.hpp>
-
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -39,7 +38,8 @@ bool Run(armnn::IRuntime& runtime, unsigned batch, unsigned out_channels) {
     armnn::IConnectableLayer* out = net->AddOutputLayer(0);
     in->GetOutputSlot(0).Connect(conv->GetInputSlot(0));
     conv->GetOutputSlot(0).Connect(out->GetInputSlot(0));
-    in->GetOutputSlot(0).SetTensorInfo(armnn::TensorInfo({batch, 1, 1, 1}, armnn::DataType::Float32));
+    in->GetOutputSlot(0).SetTensorInfo(
+        armnn::TensorInfo({batch, 1, 1, 1}, armnn::DataType::Float32));
     conv->GetOutputSlot(0).SetTensorInfo(
         armnn::TensorInfo({batch, out_channels, 1, 1}, armnn::DataType::Float32));
     armnn::IOptimizedNetworkPtr opt =

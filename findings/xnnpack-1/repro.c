@@ -20,8 +20,8 @@ enum { kInW = 2, kKernelW = 4, kStrideW = 3, kPadL = 3, kPadR = 3 };
 
 int main(void) {
   /* XNN_EXTRA_BYTES of slack after the input, as xnnpack.h asks. */
-  float input[kInW + 16] = {2.0f, 3.0f};      /* NHWC, N = H = C = 1 */
-  const float weight[kKernelW] = {5.0f, 7.0f, 11.0f, 13.0f}; /* OHWI, O = I = H = 1 */
+  float input[kInW + 16] = {2.0f, 3.0f};                              /* NHWC, N = H = C = 1 */
+  const float weight[kKernelW] = {5.0f, 7.0f, 11.0f, 13.0f};          /* OHWI, O = I = H = 1 */
   const int out_w = (kInW - 1) * kStrideW + kKernelW - kPadL - kPadR; /* 1 */
   float output[8] = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
 

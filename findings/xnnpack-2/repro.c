@@ -16,10 +16,10 @@
 enum { kC = 4, kK = 4, kH = 7, kW = 7, kOH = 4, kOW = 4 }; /* 3x3 kernel, stride 2, padding 1 */
 
 int main(void) {
-  static float input[kH * kW * kC + 16];   /* NHWC, batch 1, with XNN_EXTRA_BYTES of slack */
-  static float weight[kK * 3 * 3 * kC];    /* OHWI */
+  static float input[kH * kW * kC + 16]; /* NHWC, batch 1, with XNN_EXTRA_BYTES of slack */
+  static float weight[kK * 3 * 3 * kC];  /* OHWI */
   static float bias[kK];
-  static float output[kK * kOH * kOW];     /* NCHW */
+  static float output[kK * kOH * kOW]; /* NCHW */
   static float expected[kK * kOH * kOW];
   /* Small integers: every sum is exact in float32, so any difference is an error. */
   for (int i = 0; i < kH * kW * kC; ++i) input[i] = (float)(i % 7 - 3);
@@ -58,8 +58,8 @@ int main(void) {
   for (int i = 0; i < kK * kOH * kOW; ++i) {
     if (output[i] == expected[i]) continue;
     if (wrong++ < 5)
-      printf("y[k=%d, y=%d, x=%d]: XNNPACK %g, reference %g\n", i / (kOH * kOW),
-             i / kOW % kOH, i % kOW, output[i], expected[i]);
+      printf("y[k=%d, y=%d, x=%d]: XNNPACK %g, reference %g\n", i / (kOH * kOW), i / kOW % kOH,
+             i % kOW, output[i], expected[i]);
   }
   printf("%d of %d outputs differ\n", wrong, kK * kOH * kOW);
   printf(wrong ? "DISCREPANCY\n" : "agrees\n");

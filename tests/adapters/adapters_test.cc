@@ -135,8 +135,7 @@ TEST(AdapterRegistry, EveryAdapterIsListedAndNamesItsLibraryWhenNotBuilt) {
     if (AdapterBuilt(a)) continue;
     Result<std::unique_ptr<ConvSut>> sut = MakeSut(a.name);
     ASSERT_FALSE(sut.ok());
-    EXPECT_NE(sut.status().message().find(a.library), std::string::npos)
-        << sut.status().message();
+    EXPECT_NE(sut.status().message().find(a.library), std::string::npos) << sut.status().message();
   }
   EXPECT_FALSE(IsAdapterSutName("plugin:xnnpack"));
 }
