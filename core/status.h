@@ -10,12 +10,14 @@ namespace convparity {
 
 enum class StatusCode {
   kOk,
-  kInvalid,      // not a legal convolution / malformed input (user error, exit 2)
-  kUnsupported,  // legal, but a system under test declines it (verdict: skipped)
-  kLimit,        // over a configured size limit (user error, exit 2)
-  kInternal,     // a bug of the harness (exit 3)
+  kInvalid,        // not a legal convolution / malformed input (user error, exit 2)
+  kUnsupported,    // legal, but a system under test declines it (verdict: skipped)
+  kLimit,          // over a configured size limit (user error, exit 2)
+  kInternal,       // a bug of the harness (exit 3)
   kBrokenPromise,  // a transform kept the graph's meaning but not its structural promise
-  kShapeMismatch,  // a system under test made a result of another shape (a ConvBuffers result cannot)
+  kShapeMismatch,  // a system under test made a result of another shape (a ConvBuffers result
+                   // cannot)
+  kTimedOut,       // a system under test gave no answer in time (an exec: child; verdict: hung)
 };
 
 class Status {
@@ -46,7 +48,7 @@ class Status {
 template <typename T>
 class Result {
  public:
-  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : value_(std::move(value)) {}          // NOLINT: implicit by design
   Result(Status status) : status_(std::move(status)) {}  // NOLINT
   bool ok() const { return status_.ok(); }
   const Status& status() const { return status_; }
@@ -63,8 +65,8 @@ class Result {
 
 }  // namespace convparity
 
-#define CP_RETURN_IF_ERROR(expr)          \
-  do {                                    \
-    ::convparity::Status _st = (expr);    \
-    if (!_st.ok()) return _st;            \
+#define CP_RETURN_IF_ERROR(expr)       \
+  do {                                 \
+    ::convparity::Status _st = (expr); \
+    if (!_st.ok()) return _st;         \
   } while (0)

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "harness/suts/sut_config.h"
+
 namespace convparity {
 
 Result<std::vector<Fill>> FillsFor(const std::string& mode) {
@@ -60,8 +62,8 @@ Limits LimitsFor(const CommonFlags& f, bool max_macs_given) {
 
 Status ExportLimitsToWorkers(const Limits& limits) {
   char text[96];
-  std::snprintf(text, sizeof text, "%" PRId64 ",%" PRId64 ",%" PRId64,
-                limits.max_tensor_elements, limits.max_macs, limits.max_extent);
+  std::snprintf(text, sizeof text, "%" PRId64 ",%" PRId64 ",%" PRId64, limits.max_tensor_elements,
+                limits.max_macs, limits.max_extent);
   if (setenv(kWorkerLimitsVariable, text, /*overwrite=*/1) != 0)
     return Status::Internal(std::string("cannot set ") + kWorkerLimitsVariable);
   return Status::Ok();
@@ -78,6 +80,23 @@ Result<Limits> LimitsFromEnvironment() {
     return Status::Internal(std::string(kWorkerLimitsVariable) + ": expected three positive " +
                             "numbers like 67108864,4294967296,1048576, got '" + text + "'");
   return limits;
+}
+
+Status ConfigureSuts(const CommonFlags& f) {
+  SutConfig config;
+  config.case_timeout_seconds = f.timeout;
+  if (!f.config.empty()) CP_RETURN_IF_ERROR(config.LoadFile(f.config));
+  for (const std::string& m : f.sut_map) CP_RETURN_IF_ERROR(config.AddMapping(m));
+  for (const std::string& spec : f.allow_sut) {
+    if (!LoadsOrRunsCode(spec))
+      return Status::Invalid("--allow-sut: '" + spec.substr(0, 120) +
+                             "' neither loads nor runs code (expected plugin:... or exec:...)");
+    config.allowed.insert(spec);
+  }
+  for (const std::string& sut : f.suts)
+    if (LoadsOrRunsCode(sut)) config.allowed.insert(sut);
+  ProcessSutConfig() = config;
+  return ExportSutConfigToWorkers(config);
 }
 
 int Fail(const Status& st) {

@@ -16,6 +16,10 @@ constexpr int kExitParity = 0, kExitDiscrepancy = 1, kExitBadInput = 2, kExitInt
 
 struct CommonFlags {
   std::vector<std::string> suts;
+  // What SUT names stand for, and which code-loading SUTs case files may name (sut_config.h).
+  std::vector<std::string> sut_map;    // --sut-map NAME=SPEC
+  std::vector<std::string> allow_sut;  // --allow-sut SPEC
+  std::string config;                  // --config FILE
   std::vector<std::string> directions;
   std::string dims = "1,2,3";
   std::string fill = "both";
@@ -52,6 +56,10 @@ Limits LimitsFor(const CommonFlags& f, bool max_macs_given);
 constexpr const char* kWorkerLimitsVariable = "CONVPARITY_WORKER_LIMITS";
 Status ExportLimitsToWorkers(const Limits& limits);
 Result<Limits> LimitsFromEnvironment();  // the defaults when the variable is not set
+
+// The process's SutConfig from the flags: --config, --sut-map, --allow-sut, the code-loading
+// --sut values (typed by the user, hence approved) and --timeout.
+Status ConfigureSuts(const CommonFlags& f);
 
 // Prints "convparity: <message>" and returns the exit code for the status.
 int Fail(const Status& st);

@@ -12,6 +12,7 @@
 #include "harness/io/files.h"
 #include "harness/suts/sut_registry.h"
 #include "harness/engine/tool_info.h"
+#include "harness/suts/sut_config.h"
 #include "reports/json_values.h"
 #include "reports/junit_xml.h"
 #include "reports/summary_json.h"
@@ -85,6 +86,10 @@ int RunRepro(const std::vector<std::string>& args, const CommonFlags& f) {
       Result<std::vector<LoadedCase>> loaded = LoadCaseFiles({arg});
       if (!loaded.ok()) return Fail(loaded.status());
       for (const LoadedCase& l : *loaded) {
+        // A case file is data: before anything is made, its SUT must be one the user allowed.
+        if (Status st = ProcessSutConfig().AllowsFromCaseFile(l.c.sut).WithContext(l.source);
+            !st.ok())
+          return Fail(st);
         if (Status st = CheckCaseLimits(l.c, l.source); !st.ok()) return Fail(st);
         cases.push_back(l.c);
       }
@@ -119,10 +124,16 @@ int RunCheck(const std::vector<std::string>& args, const CommonFlags& f,
   Result<std::vector<LoadedCase>> loaded = LoadCaseFiles(args);
   if (!loaded.ok()) return Fail(loaded.status());
   std::vector<ConvCase> cases;
+  std::vector<std::string> sources;
   for (const LoadedCase& l : *loaded) {
-    if (Status st = CheckCaseLimits(l.c, l.source); !st.ok()) return Fail(st);
     cases.push_back(l.c);
+    sources.push_back(l.source);
   }
+  // A case file is data: every SUT must be one the user allowed, before any is made.
+  if (Status st = CheckCaseSutsAllowed(cases, sources, ProcessSutConfig()); !st.ok())
+    return Fail(st);
+  for (const LoadedCase& l : *loaded)
+    if (Status st = CheckCaseLimits(l.c, l.source); !st.ok()) return Fail(st);
   if (Status st = CheckSutNames(cases); !st.ok()) return Fail(st);
   const std::vector<CaseOutcome> outcomes = RunCases(cases, RunnerFor(f));
   const double seconds =

@@ -9,6 +9,7 @@
 #include "harness/io/files.h"
 #include "harness/engine/tool_info.h"
 #include "harness/suts/transform_sut.h"
+#include "harness/suts/sut_config.h"
 #include "oracles/torch_oracle.h"
 #include "reports/json_values.h"
 #include "reports/report_json.h"
@@ -54,10 +55,13 @@ int RunFuzz(const CommonFlags& f) {
     const std::string case_file = case_path.ok() ? *case_path : CaseFileName(finding.minimized);
     ToolInfo with_backend = tool;
     with_backend.oracle_backend = TorchOracle::Backend(finding.minimized.problem);
-    if (Status st = WriteFileAtomically(report_path,
-                                        JsonFileText(ReportJson(finding, with_backend, case_file)));
-        !st.ok())
-      io_error = st;
+    nlohmann::json report = ReportJson(finding, with_backend, case_file);
+    // A SUT that is a mapped name or loads code needs the same flags to be made again.
+    const std::string sut_flags = ProcessSutConfig().ReproFlags(finding.minimized.sut);
+    for (const char* key : {"command", "descriptor_command"})
+      if (report["repro"][key].is_string())
+        report["repro"][key] = report["repro"][key].get<std::string>() + sut_flags;
+    if (Status st = WriteFileAtomically(report_path, JsonFileText(report)); !st.ok()) io_error = st;
     std::printf("%s %s %s: %s: %s\n  report %s\n",
                 CaseDescriptor(finding.minimized.problem, finding.minimized.direction).c_str(),
                 finding.minimized.sut.c_str(), FillName(finding.minimized.fill),

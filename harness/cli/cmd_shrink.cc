@@ -11,6 +11,7 @@
 #include "harness/io/files.h"
 #include "harness/engine/shrink_search.h"
 #include "harness/suts/sut_registry.h"
+#include "harness/suts/sut_config.h"
 
 namespace convparity {
 
@@ -19,6 +20,10 @@ int RunShrink(const std::string& case_path, const CommonFlags& f) {
   if (!loaded.ok()) return Fail(loaded.status());
   if (loaded->size() != 1) return Fail(Status::Invalid(case_path + ": expected one case file"));
   const ConvCase original = loaded->front().c;
+  // A case file is data: its SUT must be one the user allowed, before it is made.
+  if (Status st = ProcessSutConfig().AllowsFromCaseFile(original.sut).WithContext(case_path);
+      !st.ok())
+    return Fail(st);
   // Before a worker starts: an illegal or oversized case is bad input (exit 2), not a verdict.
   if (Status st = CheckLimits(original.problem, ProcessLimits()); !st.ok())
     return Fail(st.WithContext(case_path));
@@ -28,8 +33,8 @@ int RunShrink(const std::string& case_path, const CommonFlags& f) {
   const CaseOutcome first = runner->Check(original, {original.sut})[0];
   if (first.verdict == Verdict::kInvalid)
     return Fail(Status::Invalid(case_path + ": " + first.reason));
-  std::printf("%s %s %s: %s\n", CaseTitle(original).c_str(),
-              original.sut.c_str(), FillName(original.fill), VerdictName(first.verdict));
+  std::printf("%s %s %s: %s\n", CaseTitle(original).c_str(), original.sut.c_str(),
+              FillName(original.fill), VerdictName(first.verdict));
   if (!IsDiscrepancy(first.verdict)) {
     std::printf("it does not fail: nothing to shrink\n");
     return kExitDiscrepancy;
@@ -52,8 +57,8 @@ int RunShrink(const std::string& case_path, const CommonFlags& f) {
   std::printf("shrunk in %lld steps (%lld tries, %.2f s%s): %s\nwritten to %s\n",
               static_cast<long long>(result.shrink_steps),
               static_cast<long long>(result.shrink_tries), result.shrink_seconds,
-              result.shrink_complete ? "" : ", budget spent",
-              CaseTitle(minimal).c_str(), path->c_str());
+              result.shrink_complete ? "" : ", budget spent", CaseTitle(minimal).c_str(),
+              path->c_str());
   return kExitParity;
 }
 

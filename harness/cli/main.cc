@@ -12,6 +12,7 @@
 #include "harness/engine/case_runner.h"
 #include "harness/engine/check_case.h"
 #include "harness/cli/commands.h"
+#include "harness/suts/sut_config.h"
 
 namespace convparity {
 namespace {
@@ -49,6 +50,13 @@ const CLI::Validator kSeed(
 // The common options, declared once (INTERFACES.md, "Common options").
 void AddCommonFlags(CLI::App* cmd, CommonFlags& f) {
   cmd->add_option("--sut", f.suts, "system under test (repeatable; default: all of ours)");
+  cmd->add_option("--sut-map", f.sut_map,
+                  "NAME=SPEC: the SUT name NAME stands for SPEC, e.g. "
+                  "mylib=plugin:/opt/lib/libmylib.so (repeatable)");
+  cmd->add_option("--config", f.config,
+                  "a JSON file {\"schema\": \"convparity.config/1\", \"suts\": {NAME: SPEC}}");
+  cmd->add_option("--allow-sut", f.allow_sut,
+                  "let case files name this plugin:/exec: SUT directly (repeatable)");
   cmd->add_option("--direction", f.directions, "fwd, bwd_data or bwd_weight (repeatable)");
   cmd->add_option("--dims", f.dims, "spatial ranks, e.g. 1,2,3");
   cmd->add_option("--fill", f.fill, "exact, random or both");
@@ -111,11 +119,11 @@ int Main(int argc, char** argv) {
   ScaleOptions scale;
   import->add_option("--max-batch", scale.max_batch, "scale the batch down to at most this")
       ->check(kCount);
-  import->add_option("--max-spatial", scale.max_spatial,
-                     "scale spatial sizes down to at most this")
+  import->add_option("--max-spatial", scale.max_spatial, "scale spatial sizes down to at most this")
       ->check(kCount);
-  import->add_option("--scale-macs", scale.max_macs,
-                     "scale channels and sizes down to this many MACs")
+  import
+      ->add_option("--scale-macs", scale.max_macs,
+                   "scale channels and sizes down to this many MACs")
       ->check(kCount);
   CLI::App* import_fuzz = app.add_subcommand(
       "import-fuzz-input", "libFuzzer inputs (crash-* files, corpus entries) into case files");
@@ -148,6 +156,9 @@ int Main(int argc, char** argv) {
     Result<Limits> limits = LimitsFromEnvironment();
     if (!limits.ok()) return Fail(limits.status());
     ProcessLimits() = *limits;
+    Result<SutConfig> suts = SutConfigFromEnvironment();
+    if (!suts.ok()) return Fail(suts.status());
+    ProcessSutConfig() = *suts;
     return WorkerMain();
   }
   bool max_macs_given = false;
@@ -156,6 +167,7 @@ int Main(int argc, char** argv) {
       max_macs_given |= opt->count() > 0;
   ProcessLimits() = LimitsFor(flags, max_macs_given);
   if (Status st = ExportLimitsToWorkers(ProcessLimits()); !st.ok()) return Fail(st);
+  if (Status st = ConfigureSuts(flags); !st.ok()) return Fail(st);
   std::signal(SIGPIPE, SIG_IGN);  // a dead worker is noticed on read, not by a signal
   if (fuzz->parsed()) {
     std::signal(SIGINT, StopOnSignal);

@@ -192,8 +192,9 @@ CaseOutcome RunPrepared(const PreparedCase& prep, ConvSut& sut) {
   CaseOutcome out;
   out.timing = prep.timing;
   if (prep.c.graph == GraphForm::kChain && !sut.RunsGraphs())
-    return Ended(Verdict::kSkipped, sut.name() + " runs single convolutions; a chain case needs "
-                                                 "a SUT that runs graphs (transform:…)");
+    return Ended(Verdict::kSkipped, sut.name() +
+                                        " runs single convolutions; a chain case needs "
+                                        "a SUT that runs graphs (transform:…)");
   Stopwatch clock;
 
   const SutRun run = RunSut(sut, p, d, prep.inputs);
@@ -204,12 +205,14 @@ CaseOutcome RunPrepared(const PreparedCase& prep, ConvSut& sut) {
     return Ended(Verdict::kBrokenPromise, sut.name() + " broke a promise: " + run.status.message());
   if (run.status.code() == StatusCode::kShapeMismatch)
     return Ended(Verdict::kShapeMismatch, sut.name() + ": " + run.status.message());
+  if (run.status.code() == StatusCode::kTimedOut)
+    return Ended(Verdict::kHung, sut.name() + ": " + run.status.message());
   if (!run.status.ok())
     return Ended(Verdict::kCrashed, sut.name() + " returned an error: " + run.status.message());
 
-  out.judgement = Judge(prep.reference.result.shape, prep.reference.result.values,
-                        prep.reference.magnitude.values, run.result, prep.c.fill,
-                        prep.bound_reduction_length);
+  out.judgement =
+      Judge(prep.reference.result.shape, prep.reference.result.values,
+            prep.reference.magnitude.values, run.result, prep.c.fill, prep.bound_reduction_length);
   out.timing.compare = clock.Lap();
   out.verdict = out.judgement.verdict;
   out.reason = Summary(out.judgement);

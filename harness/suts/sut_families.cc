@@ -12,8 +12,8 @@ namespace convparity {
 
 const std::vector<SutFamily>& SutFamilies() {
   static const std::vector<SutFamily> families = {
-      DirectFamily(),  TransformFamily(), KnownBugFamily(), TorchF32Family(),
-      XnnpackFamily(), ArmnnFamily(),     PluginFamily(),
+      MappedFamily(),  DirectFamily(), TransformFamily(), KnownBugFamily(),    TorchF32Family(),
+      XnnpackFamily(), ArmnnFamily(),  PluginFamily(),    ExecAdapterFamily(), ExecFamily(),
   };
   return families;
 }

@@ -46,6 +46,12 @@ SutFamily TorchF32Family();   // ATen's own float32 paths
 SutFamily PluginFamily();     // plugin:<path.so>, the C plugin ABI
 SutFamily XnnpackFamily();    // xnnpack, xnnpack:nchw: adapters/xnnpack (adapter_suts.cc)
 SutFamily ArmnnFamily();      // armnn: adapters/armnn (adapter_suts.cc)
+// exec_families.cc:
+SutFamily ExecFamily();         // exec:<command line>, the process protocol
+SutFamily ExecAdapterFamily();  // the adapters of adapters/ that speak it: tfjs-wasm, …
+// Logical names the user mapped to another SUT (--sut-map, --config): first in the table, so a
+// user's name wins over a built-in one.
+SutFamily MappedFamily();
 
 // A family of exactly the names in `members`.
 std::function<bool(const std::string&)> OwnsOneOf(std::vector<std::string> members);

@@ -1,5 +1,6 @@
 // Systems under test by name: our kernels, `known-bug:<id>` reproductions of historical bugs,
-// adapters to other people's libraries (`xnnpack`, `armnn`, …) and plugins.
+// adapters to other people's libraries (`xnnpack`, `armnn`, … as plugins; `tfjs-wasm`, … through
+// the process protocol), plugins, exec: children, and the user's logical names.
 #pragma once
 
 #include <memory>
@@ -15,6 +16,8 @@ namespace convparity {
 std::vector<std::string> OurSutNames();
 // Every name MakeSut accepts, with a one-line description, for `convparity list`.
 std::vector<std::pair<std::string, std::string>> ListSuts();
+// Resolves `name` through ProcessSutConfig() first (harness/suts/sut_config.h). Makes what it is
+// told: whether a case file may name a SUT is the callers' gate (CheckCaseSutsAllowed).
 Result<std::unique_ptr<ConvSut>> MakeSut(const std::string& name);
 
 }  // namespace convparity

@@ -1,0 +1,61 @@
+// The messages of the process protocol (PROTOCOL.md), without the process: what convparity writes
+// and how it reads what a child writes. Everything read is checked; a violation is Invalid with a
+// message that completes "protocol violation: ".
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/conv_problem.h"
+#include "core/status.h"
+
+namespace convparity {
+
+inline constexpr int kExecProtocolVersion = 1;
+inline constexpr size_t kMaxHeaderBytes = 65536;  // a header line, with its '\n'
+inline constexpr size_t kMaxNameBytes = 128;      // a child's name and version
+inline constexpr size_t kMaxShownBytes = 200;     // of a reason or message
+
+struct ChildHello {
+  std::string name;
+  std::string version;
+  std::vector<Direction> directions;
+
+  bool Implements(Direction d) const;
+  bool operator==(const ChildHello& o) const {
+    return name == o.name && version == o.version && directions == o.directions;
+  }
+  std::string Text() const;  // "name version (fwd, bwd_data)"
+};
+
+nlohmann::json HarnessHelloJson(const std::string& harness_version);
+Result<ChildHello> ParseChildHello(const std::string& line);
+
+// One buffer of a request: its protocol name and logical (PyTorch) shape.
+struct ProtocolBuffer {
+  std::string name;
+  Shape shape;
+};
+// The input buffers a direction sends, in protocol order, and the result it asks for.
+std::vector<ProtocolBuffer> RequestInputs(const ConvProblem& p, Direction d);
+ProtocolBuffer RequestResult(const ConvProblem& p, Direction d);
+
+// The header of a `run` request (the buffers of RequestInputs follow it).
+nlohmann::json RunRequestJson(uint64_t id, const ConvProblem& p, Direction d);
+
+struct ChildAnswer {
+  enum class Kind { kOk, kUnsupported, kError };
+  Kind kind = Kind::kError;
+  int64_t count = 0;  // kOk: the floats that follow
+  std::string text;   // kUnsupported: the reason; kError: the message (one line, bounded)
+};
+// An answer to request `id` that asked for `expected_count` floats.
+Result<ChildAnswer> ParseAnswer(const std::string& line, uint64_t id, int64_t expected_count);
+
+// Bytes from a child as one printable line of at most `max_bytes` (then "…").
+std::string PrintableLine(const std::string& text, size_t max_bytes);
+
+}  // namespace convparity
