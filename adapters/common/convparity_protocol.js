@@ -1,0 +1,163 @@
+// The child's side of convparity's process protocol, version 1 (harness/exec/PROTOCOL.md), for
+// Node.js with no dependency.
+//
+//   serve({name, version, directions, compute})
+//
+// answers convparity's hello, then every `run` request until stdin closes. compute(request,
+// inputs) gets the request header and its input buffers as {name: Float32Array} (PyTorch's
+// layouts, the shapes of request.inputs) and returns (or resolves to) a Float32Array of
+// request.result.count values, or throws Unsupported(reason) to decline the case. Any other
+// exception is answered as an `error` and the child goes on.
+//
+// Only protocol messages go to stdout: console.log is sent to stderr before anything else loads,
+// because libraries print banners (TensorFlow.js does).
+'use strict';
+
+const fs = require('fs');
+
+console.log = console.error;
+console.info = console.error;
+
+const PROTOCOL_VERSION = 1;
+const MAX_HEADER_BYTES = 65536;
+
+class Unsupported extends Error {}
+
+// Blocking reads of fd 0, buffered.
+class Input {
+  constructor() {
+    this.buffer = Buffer.alloc(0);
+    this.eof = false;
+  }
+  fill() {
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    for (;;) {
+      try {
+        const n = fs.readSync(0, chunk, 0, chunk.length, null);
+        if (n === 0) this.eof = true;
+        else this.buffer = Buffer.concat([this.buffer, chunk.subarray(0, n)]);
+        return;
+      } catch (e) {
+        if (e.code === 'EAGAIN') {
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+          continue;
+        }
+        if (e.code === 'EOF') {
+          this.eof = true;
+          return;
+        }
+        throw e;
+      }
+    }
+  }
+  // One line without its newline, or null at end of file.
+  line() {
+    for (;;) {
+      const nl = this.buffer.indexOf(10);
+      if (nl >= 0) {
+        const text = this.buffer.subarray(0, nl).toString('utf8');
+        this.buffer = this.buffer.subarray(nl + 1);
+        return text;
+      }
+      if (this.buffer.length > MAX_HEADER_BYTES) throw new Error('header line too long');
+      if (this.eof) return null;
+      this.fill();
+    }
+  }
+  floats(count) {
+    const bytes = 4 * count;
+    while (this.buffer.length < bytes) {
+      if (this.eof) throw new Error(`end of file inside a buffer of ${count} floats`);
+      this.fill();
+    }
+    const values = new Float32Array(count);
+    Buffer.from(values.buffer).set(this.buffer.subarray(0, bytes));
+    this.buffer = this.buffer.subarray(bytes);
+    return values;
+  }
+}
+
+function writeAll(data) {
+  let done = 0;
+  while (done < data.length) {
+    try {
+      done += fs.writeSync(1, data, done, data.length - done);
+    } catch (e) {
+      if (e.code !== 'EAGAIN') throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    }
+  }
+}
+
+function send(header, values) {
+  writeAll(Buffer.from(JSON.stringify(header) + '\n', 'utf8'));
+  if (values) writeAll(Buffer.from(values.buffer, values.byteOffset, values.byteLength));
+}
+
+function oneLine(text) {
+  return String(text).replace(/\s+/g, ' ').trim().slice(0, 200);
+}
+
+async function answer(request, inputs, compute) {
+  const id = request.id;
+  try {
+    const result = await compute(request, inputs);
+    if (!(result instanceof Float32Array) || result.length !== request.result.count)
+      return [{type: 'error', id, message: `the adapter made ${result && result.length} values, ` +
+               `expected ${request.result.count}`}];
+    return [{type: 'ok', id, count: result.length}, result];
+  } catch (e) {
+    if (e instanceof Unsupported) return [{type: 'unsupported', id, reason: oneLine(e.message)}];
+    return [{type: 'error', id, message: oneLine(e && e.message ? e.message : e)}];
+  }
+}
+
+async function serve({name, version, directions, compute}) {
+  const input = new Input();
+  const hello = input.line();
+  if (hello === null) return 0;
+  const h = JSON.parse(hello);
+  if (h.type !== 'hello' || h.protocol !== PROTOCOL_VERSION) {
+    send({type: 'error', message: `${name} speaks protocol ${PROTOCOL_VERSION} only`});
+    return 2;
+  }
+  send({type: 'hello', protocol: PROTOCOL_VERSION, name, version, directions});
+  for (;;) {
+    const line = input.line();
+    if (line === null) return 0;
+    const request = JSON.parse(line);
+    if (request.type !== 'run') throw new Error(`expected a run request, got ${request.type}`);
+    const inputs = {};
+    for (const b of request.inputs) inputs[b.name] = input.floats(b.count);
+    const [header, values] = await answer(request, inputs, compute);
+    send(header, values);
+  }
+}
+
+// Permutes a dense row-major array: result axis i is axis perm[i] of `shape`.
+function permute(values, shape, perm) {
+  const rank = shape.length;
+  const outShape = perm.map((p) => shape[p]);
+  const inStrides = new Array(rank);
+  let s = 1;
+  for (let i = rank - 1; i >= 0; --i) {
+    inStrides[i] = s;
+    s *= shape[i];
+  }
+  const strides = perm.map((p) => inStrides[p]);  // of the input, along each result axis
+  const out = new Float32Array(values.length);
+  const index = new Array(rank).fill(0);
+  let offset = 0;
+  for (let linear = 0; linear < values.length; ++linear) {
+    out[linear] = values[offset];
+    for (let d = rank - 1; d >= 0; --d) {
+      offset += strides[d];
+      if (++index[d] < outShape[d]) break;
+      offset -= strides[d] * outShape[d];
+      index[d] = 0;
+    }
+  }
+  return {values: out, shape: outShape};
+}
+
+module.exports = {serve, Unsupported, permute, PROTOCOL_VERSION};
