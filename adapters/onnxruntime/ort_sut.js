@@ -1,0 +1,121 @@
+// ONNX Runtime under test through convparity's process protocol (harness/exec/PROTOCOL.md).
+//
+//   node ort_sut.js disabled|all     (convparity: --sut onnxruntime, --sut onnxruntime-opt)
+//
+// Each case is a one-node ONNX model (Conv, or ConvTranspose for transposed problems; 1-3-D,
+// group, dilations, asymmetric pads, output_padding, strides) written by onnx_writer.js and run on
+// the CPU execution provider, forward only (ONNX Runtime's inference API has no gradients).
+//  - `disabled`: graph optimizations off; the weight and bias are graph inputs, so one session
+//    serves every case of the same problem (sessions are cached by problem).
+//  - `all`: every graph optimization, with the weight and bias as constant initializers, as in a
+//    deployed model: constant folding and layout rewrites (NCHWc on x86 for suitable channel
+//    counts) apply. A session is made per case (its weights are part of it).
+'use strict';
+
+const {serve, Unsupported} = require('../common/convparity_protocol.js');
+const {oneNodeModel} = require('./onnx_writer.js');
+
+const level = process.argv[2];
+if (level !== 'disabled' && level !== 'all') {
+  console.error('usage: node ort_sut.js disabled|all');
+  process.exit(2);
+}
+const ort = require('onnxruntime-node');
+
+const kOpset = 17;
+const kMaxCachedSessions = 64;
+const sessions = new Map();  // problem key → session (level disabled), least recently used first
+
+function modelFor(p, constants) {
+
+  const weightShape = p.transposed
+      ? [p.in_channels, p.out_channels / p.groups, ...p.kernel]
+      : [p.out_channels, p.in_channels / p.groups, ...p.kernel];
+  const attributes = {
+    group: p.groups,
+    kernel_shape: p.kernel,
+    strides: p.stride,
+    dilations: p.dilation,
+    pads: [...p.pad_begin, ...p.pad_end],
+  };
+  if (p.transposed) attributes.output_padding = p.output_padding;
+  const x = {name: 'X', shape: [p.batch, p.in_channels, ...p.input]};
+  const w = {name: 'W', shape: weightShape};
+  const b = {name: 'B', shape: [p.out_channels]};
+  const tensors = p.bias ? [w, b] : [w];
+  const inputs = constants ? [x] : [x, ...tensors];
+  const initializers = constants
+      ? tensors.map((t) => ({...t, values: constants[t.name]})) : [];
+  return oneNodeModel({
+    opType: p.transposed ? 'ConvTranspose' : 'Conv',
+    attributes,
+    nodeInputs: ['X', ...tensors.map((t) => t.name)],
+    inputs,
+    initializers,
+    outputs: [{name: 'Y', shape: [p.batch, p.out_channels, ...p.output]}],
+    opset: kOpset,
+  });
+}
+
+const options = {
+  graphOptimizationLevel: level,
+  executionProviders: ['cpu'],
+  intraOpNumThreads: 1,  // one core per worker: campaigns run workers in parallel
+  interOpNumThreads: 1,
+  executionMode: 'sequential',
+  logSeverityLevel: 3,
+};
+
+async function sessionFor(p, inputs) {
+  if (level === 'all')
+    return ort.InferenceSession.create(modelFor(p, {W: inputs.weight, B: inputs.bias}), options);
+  const key = JSON.stringify(p);
+  let session = sessions.get(key);
+  if (session) {
+    sessions.delete(key);  // refreshed below as the most recently used
+  } else {
+    session = await ort.InferenceSession.create(modelFor(p, null), options);
+    if (sessions.size >= kMaxCachedSessions) {
+      const [oldest, s] = sessions.entries().next().value;
+      sessions.delete(oldest);
+      await s.release();
+    }
+  }
+  sessions.set(key, session);
+  return session;
+}
+
+// ONNX Runtime saying it lacks something is a decline; anything else is an error.
+const kLacks = /NOT_IMPLEMENTED|not (yet )?(supported|implemented)/i;
+
+async function compute(request, inputs) {
+  if (request.direction !== 'fwd') throw new Unsupported('ONNX Runtime runs forward only');
+  const p = request.problem;
+  const feeds = {X: new ort.Tensor('float32', inputs.input, request.inputs[0].shape)};
+  let session;
+  try {
+    session = await sessionFor(p, inputs);
+    if (level === 'disabled') {
+      feeds.W = new ort.Tensor('float32', inputs.weight, request.inputs[1].shape);
+      if (p.bias) feeds.B = new ort.Tensor('float32', inputs.bias, [p.out_channels]);
+    }
+    const results = await session.run(feeds);
+    return Float32Array.from(results.Y.data);
+  } catch (e) {
+    if (kLacks.test(String(e && e.message))) throw new Unsupported(String(e.message));
+    throw e;
+  } finally {
+    if (level === 'all' && session) await session.release();
+  }
+}
+
+serve({
+  name: level === 'all' ? 'onnxruntime-opt' : 'onnxruntime',
+  version: `${ort.env.versions.node || ort.env.versions.common} (cpu, optimization ${level}, ` +
+           `node ${process.versions.node})`,
+  directions: ['fwd'],
+  compute,
+}).then((code) => process.exit(code), (e) => {
+  console.error(e && e.stack ? e.stack : e);
+  process.exit(1);
+});
