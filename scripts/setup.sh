@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Installs what convparity needs from Debian 12's packages. Idempotent: installs only what is missing.
+# Installs what convparity needs from Debian 12's packages, and the npm packages of the exec:
+# adapters. Idempotent: installs only what is missing.
 # The adapters' libraries (adapters/): XNNPACK with pthreadpool (its header includes pthreadpool.h),
 # Arm NN with its CpuRef backend (a separate package: the backend Arm NN runs on x86-64).
-# The python3 packages serve the tests (schema validation, the reports' PyTorch snippets) and the
-# benchmark against a Hypothesis property; they use Debian's /usr/bin/python3.
+# The python3 packages serve the tests (schema validation, the reports' PyTorch snippets), the
+# benchmark against a Hypothesis property and the exec: reference SUT (numpy); they use Debian's
+# /usr/bin/python3.
 set -euo pipefail
 
 packages=(
@@ -11,8 +13,11 @@ packages=(
   libtorch-dev librapidcheck-dev libgtest-dev nlohmann-json3-dev libcli11-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev clang-format
   libxnnpack-dev libpthreadpool-dev libarmnn-dev libarmnn-cpuref-backend22
-  python3-jsonschema python3-torch python3-hypothesis
+  python3-jsonschema python3-torch python3-hypothesis python3-numpy
 )
+# The JavaScript adapters run on Node.js: Debian's, unless a node is installed already.
+command -v node >/dev/null || packages+=(nodejs)
+command -v npm >/dev/null || packages+=(npm)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -25,3 +30,26 @@ if ((${#missing[@]})); then
   "${sudo_cmd[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+# The npm packages of the adapters (adapters/*/package-lock.json: pinned versions), installed from
+# the lock file with install scripts off (onnxruntime-node's would download more; the library it
+# bundles runs as it is). npm's cache (~/.npm) keeps them: later installs work offline. Nothing is
+# downloaded at run time. Without the registry an adapter is reported unavailable (`convparity
+# list`) and its tests are skipped; nothing else fails.
+cd "$(dirname "$0")/.."
+for lock in adapters/*/package-lock.json; do
+  dir=$(dirname "$lock")
+  stamp=$dir/node_modules/.convparity-installed
+  want=$(sha256sum "$lock" | cut -d' ' -f1)
+  [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && continue
+  log=$(mktemp)
+  if timeout 900 npm ci --prefix "$dir" --ignore-scripts --no-audit --no-fund --prefer-offline \
+      --fetch-retries 1 >"$log" 2>&1; then
+    echo "$want" >"$stamp"
+    echo "setup: installed the npm packages of $dir"
+  else
+    echo "setup: the adapter in $dir is unavailable: npm ci failed ($(grep -m1 -i 'err' "$log" ||
+      tail -n 1 "$log")); its tests will be skipped"
+  fi
+  rm -f "$log"
+done

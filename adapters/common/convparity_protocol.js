@@ -23,56 +23,65 @@ const MAX_HEADER_BYTES = 65536;
 
 class Unsupported extends Error {}
 
-// Blocking reads of fd 0, buffered.
+// Blocking reads of fd 0: header lines through a small buffer, float buffers straight into their
+// arrays (a pipe hands over 64 KiB a read; growing one buffer per read would be quadratic).
+function sleepMs(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+// Reads into target[offset, end); returns the bytes read, 0 at end of file.
+function readSome(target, offset, end) {
+  for (;;) {
+    try {
+      return fs.readSync(0, target, offset, end - offset, null);
+    } catch (e) {
+      if (e.code === 'EAGAIN') {
+        sleepMs(1);
+        continue;
+      }
+      if (e.code === 'EOF') return 0;
+      throw e;
+    }
+  }
+}
+
 class Input {
   constructor() {
-    this.buffer = Buffer.alloc(0);
-    this.eof = false;
-  }
-  fill() {
-    const chunk = Buffer.allocUnsafe(1 << 20);
-    for (;;) {
-      try {
-        const n = fs.readSync(0, chunk, 0, chunk.length, null);
-        if (n === 0) this.eof = true;
-        else this.buffer = Buffer.concat([this.buffer, chunk.subarray(0, n)]);
-        return;
-      } catch (e) {
-        if (e.code === 'EAGAIN') {
-          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
-          continue;
-        }
-        if (e.code === 'EOF') {
-          this.eof = true;
-          return;
-        }
-        throw e;
-      }
-    }
+    this.chunk = Buffer.alloc(1 << 16);
+    this.start = 0;  // unread bytes of chunk: [start, end)
+    this.end = 0;
   }
   // One line without its newline, or null at end of file.
   line() {
+    let text = Buffer.alloc(0);
     for (;;) {
-      const nl = this.buffer.indexOf(10);
+      const nl = this.chunk.subarray(this.start, this.end).indexOf(10);
       if (nl >= 0) {
-        const text = this.buffer.subarray(0, nl).toString('utf8');
-        this.buffer = this.buffer.subarray(nl + 1);
-        return text;
+        text = Buffer.concat([text, this.chunk.subarray(this.start, this.start + nl)]);
+        this.start += nl + 1;
+        return text.toString('utf8');
       }
-      if (this.buffer.length > MAX_HEADER_BYTES) throw new Error('header line too long');
-      if (this.eof) return null;
-      this.fill();
+      text = Buffer.concat([text, this.chunk.subarray(this.start, this.end)]);
+      if (text.length > MAX_HEADER_BYTES) throw new Error('header line too long');
+      this.start = 0;
+      this.end = readSome(this.chunk, 0, this.chunk.length);
+      if (this.end === 0) {
+        if (text.length > 0) throw new Error('end of file inside a header line');
+        return null;
+      }
     }
   }
   floats(count) {
-    const bytes = 4 * count;
-    while (this.buffer.length < bytes) {
-      if (this.eof) throw new Error(`end of file inside a buffer of ${count} floats`);
-      this.fill();
-    }
     const values = new Float32Array(count);
-    Buffer.from(values.buffer).set(this.buffer.subarray(0, bytes));
-    this.buffer = this.buffer.subarray(bytes);
+    const bytes = Buffer.from(values.buffer);
+    const buffered = Math.min(bytes.length, this.end - this.start);
+    this.chunk.copy(bytes, 0, this.start, this.start + buffered);
+    this.start += buffered;
+    for (let at = buffered; at < bytes.length;) {
+      const n = readSome(bytes, at, bytes.length);
+      if (n === 0) throw new Error(`end of file inside a buffer of ${count} floats`);
+      at += n;
+    }
     return values;
   }
 }
@@ -84,7 +93,7 @@ function writeAll(data) {
       done += fs.writeSync(1, data, done, data.length - done);
     } catch (e) {
       if (e.code !== 'EAGAIN') throw e;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+      sleepMs(1);
     }
   }
 }

@@ -7,6 +7,7 @@ Unsupported(reason) to decline the case. Any other exception is answered as an `
 """
 
 import json
+import os
 import sys
 
 import numpy as np
@@ -66,25 +67,49 @@ def answer(request, inputs, compute):
     return {"type": "ok", "id": rid, "count": int(result.size)}, result
 
 
-def serve(name, version, directions, compute, stdin=None, stdout=None):
+def schema_validator():
+    """A check of every header against harness/exec/protocol.schema.json (python3-jsonschema)."""
+    import jsonschema
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "..", "harness", "exec", "protocol.schema.json")) as f:
+        schema = json.load(f)
+    validator = jsonschema.Draft202012Validator(schema)
+
+    def check(header):
+        errors = list(validator.iter_errors(header))
+        if errors:
+            raise ProtocolError("header %s fails the schema: %s" % (
+                json.dumps(header)[:200], errors[0].message[:200]))
+    return check
+
+
+def serve(name, version, directions, compute, stdin=None, stdout=None, check=None):
+    """check(header), when given, sees every header read and written (e.g. schema_validator())."""
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
+    check = check or (lambda header: None)
+
+    def send(header, values=None):
+        check(header)
+        write_message(stdout, header, values)
+
     hello = read_header(stdin)
     if hello is None:
         return 0
+    check(hello)
     if hello.get("type") != "hello" or hello.get("protocol") != PROTOCOL_VERSION:
-        write_message(stdout, {"type": "error",
-                               "message": "%s speaks protocol %d only" % (name, PROTOCOL_VERSION)})
+        send({"type": "error", "message": "%s speaks protocol %d only" % (name, PROTOCOL_VERSION)})
         return 2
-    write_message(stdout, {"type": "hello", "protocol": PROTOCOL_VERSION, "name": name,
-                           "version": version, "directions": list(directions)})
+    send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name, "version": version,
+          "directions": list(directions)})
     while True:
         request = read_header(stdin)
         if request is None:
             return 0
         if request.get("type") != "run":
             raise ProtocolError("expected a run request, got %r" % request.get("type"))
+        check(request)
         inputs = {b["name"]: read_floats(stdin, b["count"]).reshape(b["shape"])
                   for b in request["inputs"]}
         header, values = answer(request, inputs, compute)
-        write_message(stdout, header, values)
+        send(header, values)

@@ -16,7 +16,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from convparity_protocol import serve  # noqa: E402
+from convparity_protocol import schema_validator, serve  # noqa: E402
 
 
 def _window(start, count, step):
@@ -106,8 +106,10 @@ def compute(request, inputs):
 
 
 def main():
+    # --check-schema: every header read and written is checked against protocol.schema.json.
+    check = schema_validator() if "--check-schema" in sys.argv[1:] else None
     return serve("python-reference", "1 (numpy %s)" % np.__version__,
-                 ["fwd", "bwd_data", "bwd_weight"], compute)
+                 ["fwd", "bwd_data", "bwd_weight"], compute, check=check)
 
 
 if __name__ == "__main__":

@@ -87,6 +87,7 @@ Status ConfigureSuts(const CommonFlags& f) {
   config.case_timeout_seconds = f.timeout;
   if (!f.config.empty()) CP_RETURN_IF_ERROR(config.LoadFile(f.config));
   for (const std::string& m : f.sut_map) CP_RETURN_IF_ERROR(config.AddMapping(m));
+  CP_RETURN_IF_ERROR(config.CheckMappings());
   for (const std::string& spec : f.allow_sut) {
     if (!LoadsOrRunsCode(spec))
       return Status::Invalid("--allow-sut: '" + spec.substr(0, 120) +

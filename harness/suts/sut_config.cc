@@ -87,6 +87,16 @@ Status SutConfig::LoadFile(const std::string& path) {
   return Status::Ok();
 }
 
+Status SutConfig::CheckMappings() const {
+  for (const auto& [name, spec] : map)
+    if (map.count(spec) != 0)
+      return Status::Invalid("--sut-map " + name +
+                             ": a name must stand for a SUT, not for "
+                             "another mapped name (" +
+                             Quoted(spec) + ")");
+  return Status::Ok();
+}
+
 std::string SutConfig::Resolve(const std::string& name) const {
   auto it = map.find(name);
   return it == map.end() ? name : it->second;

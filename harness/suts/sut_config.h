@@ -31,6 +31,8 @@ struct SutConfig {
   // Reads a configuration file (`convparity.config/1`, JSON):
   //   {"schema": "convparity.config/1", "suts": {"NAME": "SPEC", ...}}
   Status LoadFile(const std::string& path);
+  // Ok unless a mapping stands for another mapped name (names resolve once).
+  Status CheckMappings() const;
   // The spec a SUT name stands for: its mapping, or the name itself.
   std::string Resolve(const std::string& name) const;
   // Ok when `sut`, as a case file names it, may run: not code-loading, or approved (an --allow-sut,

@@ -1,0 +1,221 @@
+// exec: SUTs (harness/exec): the protocol both ways. The Python reference SUT, checking every
+// header against protocol.schema.json, agrees with the oracle in every direction and kind; a child
+// that crashes, hangs, exits early, writes a short buffer or a wrong count, prints garbage, or
+// changes its hello gives the right verdict with its stderr, and the next case runs on a fresh
+// child; a child that cannot say hello is refused at the start.
+#include "harness/exec/exec_sut.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/descriptor.h"
+#include "core/prng.h"
+#include "generators/problem_gen.h"
+#include "harness/check_case.h"
+#include "harness/exec/exec_protocol.h"
+
+namespace convparity {
+namespace {
+
+const std::string kPython = "/usr/bin/python3 ";
+const std::string kReference =
+    kPython + CONVPARITY_SOURCE_DIR "/adapters/python_reference/reference_sut.py --check-schema";
+const std::string kMisbehaving = kPython + CONVPARITY_SOURCE_DIR "/tests/harness/exec/misbehaving_sut.py ";
+
+bool Passed(Verdict v) { return v == Verdict::kPassed || v == Verdict::kMistrusted; }
+
+ConvProblem Parse(const std::string& descriptor) {
+  Result<ParsedDescriptor> parsed = ParseDescriptor(descriptor);
+  EXPECT_TRUE(parsed.ok()) << descriptor << ": " << parsed.status().message();
+  return parsed.ok() ? parsed->problem : ConvProblem{};
+}
+
+std::unique_ptr<ExecSut> MustStart(const std::string& command, ExecOptions options = {}) {
+  Result<std::unique_ptr<ExecSut>> sut = ExecSut::Start(command, "exec:test", options);
+  EXPECT_TRUE(sut.ok()) << sut.status().message();
+  return sut.ok() ? std::move(sut).value() : nullptr;
+}
+
+CaseOutcome Check(ConvSut& sut, const std::string& descriptor, Direction d,
+                  Fill fill = Fill::kExact) {
+  return CheckCase(ConvCase{Parse(descriptor), d, sut.name(), fill, 7}, sut);
+}
+
+// ---- The reference SUT against the oracle ---------------------------------------------------
+
+TEST(ExecReference, AgreesWithTheOracleInEveryDirectionKindAndLayout) {
+  std::unique_ptr<ExecSut> sut = MustStart(kReference);
+  ASSERT_NE(sut, nullptr);
+  EXPECT_EQ(sut->hello().name, "python-reference");
+  ProblemSpace space;
+  space.max_macs = 20000;  // numpy's naive loops: small problems, many of them
+  const rc::Gen<ConvProblem> gen = GenProblem(space);
+  int checked = 0, passed = 0;
+  for (uint64_t i = 0; i < 60; ++i) {
+    const ConvProblem p = gen(rc::Random(MixSeed(20261124, i)), rc::kNominalSize).value();
+    for (Direction d : AllDirections())
+      for (Fill fill : {Fill::kExact, Fill::kUniform, Fill::kWide}) {
+        const CaseOutcome out = CheckCase(ConvCase{p, d, sut->name(), fill, i}, *sut);
+        if (out.verdict == Verdict::kSkipped) continue;  // exact mode cannot take every reduction
+        ++checked;
+        passed += Passed(out.verdict);
+        EXPECT_TRUE(Passed(out.verdict)) << CaseDescriptor(p, d) << " " << FillName(fill) << ": "
+                                         << VerdictName(out.verdict) << ": " << out.reason;
+      }
+  }
+  EXPECT_GT(checked, 450);
+  EXPECT_EQ(passed, checked);
+  EXPECT_EQ(sut->children_started(), 1) << "one long-lived child serves every case";
+}
+
+TEST(ExecReference, AWrongAnswerIsCaught) {
+  // The same child through a mapping that makes its results wrong: a test that can fail.
+  std::unique_ptr<ExecSut> sut = MustStart(
+      kPython + "-c \"import sys; sys.argv[1:] = []; sys.path.insert(0, '" CONVPARITY_SOURCE_DIR
+                "/adapters/python_reference'); import reference_sut as r; f = r.compute; "
+                "r.compute = lambda q, i: f(q, i) * 1.001; sys.exit(r.main())\"");
+  ASSERT_NE(sut, nullptr);
+  EXPECT_EQ(Check(*sut, "2d_ic3_oc2_i6x6_k3x3", Direction::kForward, Fill::kUniform).verdict,
+            Verdict::kFailed);
+}
+
+// ---- Children that misbehave ----------------------------------------------------------------
+
+struct Misbehaviour {
+  std::string mode;
+  Verdict verdict;  // of the second case
+  std::vector<std::string> reason_has;
+  int children;  // started over the three cases
+};
+
+class ExecMisbehaving : public testing::TestWithParam<Misbehaviour> {};
+
+TEST_P(ExecMisbehaving, GivesItsVerdictAndTheNextCaseRunsOnAFreshChild) {
+  const Misbehaviour& m = GetParam();
+  ExecOptions options;
+  options.answer_seconds = 2;  // the hang
+  std::unique_ptr<ExecSut> sut = MustStart(kMisbehaving + m.mode, options);
+  ASSERT_NE(sut, nullptr);
+  const std::string descriptor = "2d_ic2_oc3_i5x5_k3x3_p1x1";
+  EXPECT_EQ(Check(*sut, descriptor, Direction::kForward).verdict, Verdict::kPassed);
+  const CaseOutcome second = Check(*sut, descriptor, Direction::kBackwardData);
+  EXPECT_EQ(second.verdict, m.verdict) << second.reason;
+  for (const std::string& part : m.reason_has)
+    EXPECT_NE(second.reason.find(part), std::string::npos)
+        << "'" << part << "' not in: " << second.reason;
+  const CaseOutcome third = Check(*sut, descriptor, Direction::kBackwardWeight);
+  EXPECT_TRUE(Passed(third.verdict)) << third.reason;
+  EXPECT_EQ(sut->children_started(), m.children);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Modes, ExecMisbehaving,
+    testing::Values(
+        Misbehaviour{"crash", Verdict::kCrashed, {"killed by SIGSEGV", "about to crash"}, 2},
+        Misbehaviour{"hang", Verdict::kHung, {"no answer within 2 s", "hanging on request 2"}, 2},
+        Misbehaviour{"exit", Verdict::kCrashed, {"exited with code 3", "while computing"}, 2},
+        Misbehaviour{"short", Verdict::kCrashed, {"short buffer"}, 2},
+        Misbehaviour{
+            "garbage", Verdict::kCrashed, {"protocol violation", "a log line on stdout"}, 2},
+        Misbehaviour{"count", Verdict::kCrashed, {"protocol violation", "count"}, 2},
+        // An error or a decline is the stack's answer: the child stays.
+        Misbehaviour{"error", Verdict::kCrashed, {"an error of the stack"}, 1},
+        Misbehaviour{"unsupported", Verdict::kSkipped, {"declines request 2"}, 1}),
+    [](const testing::TestParamInfo<Misbehaviour>& info) { return info.param.mode; });
+
+TEST(ExecMisbehaving, ARestartedChildThatChangesItsHelloIsAFinding) {
+  char state[] = "/tmp/convparity-exec-lie-XXXXXX";
+  ASSERT_NE(mkdtemp(state), nullptr);
+  const std::string marker = std::string(state) + "/started";
+  setenv("CONVPARITY_TEST_STATE", marker.c_str(), 1);
+  // The child dies on its second request; the one started next says another version.
+  std::unique_ptr<ExecSut> sut = MustStart(kMisbehaving + "lie");
+  ASSERT_NE(sut, nullptr);
+  const std::string descriptor = "1d_ic2_oc2_i5_k3";
+  EXPECT_EQ(Check(*sut, descriptor, Direction::kForward).verdict, Verdict::kPassed);
+  EXPECT_EQ(Check(*sut, descriptor, Direction::kForward).verdict, Verdict::kCrashed);
+  // ... and the fresh child's other version is a finding of the next.
+  const CaseOutcome lied = Check(*sut, descriptor, Direction::kForward);
+  EXPECT_EQ(lied.verdict, Verdict::kCrashed);
+  EXPECT_NE(lied.reason.find("restarted child says it is misbehaving-lie 2, after a restart"),
+            std::string::npos)
+      << lied.reason;
+  unsetenv("CONVPARITY_TEST_STATE");
+  std::remove(marker.c_str());
+  std::remove(state);
+}
+
+// ---- Starting ---------------------------------------------------------------------------------
+
+TEST(ExecStart, AChildThatCannotSayHelloIsBadInputWithItsStderr) {
+  ExecOptions quick;
+  quick.startup_seconds = 1;
+  const std::pair<std::string, std::vector<std::string>> cases[] = {
+      {kMisbehaving + "protocol2", {"speaks protocol 2", "this convparity speaks 1"}},
+      {"sh -c 'echo no such stack >&2; exit 5'",
+       {"ended before its hello", "exited with code 5", "no such stack"}},
+      {"sh -c 'echo Hi there, I am a banner; sleep 5'", {"expected the child's hello", "Hi there"}},
+      {"sleep 5", {"no hello within 1 s"}},
+      {"  ", {"no command given"}},
+  };
+  for (const auto& [command, parts] : cases) {
+    Result<std::unique_ptr<ExecSut>> sut = ExecSut::Start(command, "exec:" + command, quick);
+    ASSERT_FALSE(sut.ok()) << command;
+    EXPECT_EQ(sut.status().code(), StatusCode::kInvalid);
+    for (const std::string& part : parts)
+      EXPECT_NE(sut.status().message().find(part), std::string::npos)
+          << "'" << part << "' not in: " << sut.status().message();
+    EXPECT_EQ(sut.status().message().find('\n'), std::string::npos) << "one line";
+  }
+}
+
+TEST(ExecStart, ADirectionTheHelloDoesNotListIsSkippedWithoutAsking) {
+  std::unique_ptr<ExecSut> sut = MustStart(
+      kPython + "-c \"import sys; sys.path.insert(0, '" CONVPARITY_SOURCE_DIR
+                "/adapters/python_reference'); import reference_sut as r, convparity_protocol as "
+                "p; sys.exit(p.serve('fwd-only', '1', ['fwd'], r.compute))\"");
+  ASSERT_NE(sut, nullptr);
+  EXPECT_EQ(Check(*sut, "2d_ic2_oc2_i4x4_k3x3", Direction::kForward).verdict, Verdict::kPassed);
+  const CaseOutcome skipped = Check(*sut, "2d_ic2_oc2_i4x4_k3x3", Direction::kBackwardData);
+  EXPECT_EQ(skipped.verdict, Verdict::kSkipped);
+  EXPECT_NE(skipped.reason.find("fwd-only does not implement bwd_data"), std::string::npos);
+}
+
+// ---- Messages ---------------------------------------------------------------------------------
+
+TEST(ExecProtocol, AnswersAreCheckedAgainstTheRequest) {
+  EXPECT_TRUE(ParseAnswer(R"({"type":"ok","id":3,"count":12})", 3, 12).ok());
+  EXPECT_FALSE(ParseAnswer(R"({"type":"ok","id":3,"count":13})", 3, 12).ok());
+  EXPECT_FALSE(ParseAnswer(R"({"type":"ok","id":2,"count":12})", 3, 12).ok());
+  EXPECT_FALSE(ParseAnswer(R"({"type":"ok","id":3})", 3, 12).ok());
+  EXPECT_FALSE(ParseAnswer(R"({"type":"done","id":3})", 3, 12).ok());
+  EXPECT_FALSE(ParseAnswer("not json", 3, 12).ok());
+  Result<ChildAnswer> declined =
+      ParseAnswer(R"({"type":"unsupported","id":3,"reason":"a\nb"})", 3, 12);
+  ASSERT_TRUE(declined.ok());
+  EXPECT_EQ(declined->kind, ChildAnswer::Kind::kUnsupported);
+  EXPECT_EQ(declined->text, "a b");
+}
+
+TEST(ExecProtocol, AHelloNamesItsStackVersionAndDirections) {
+  Result<ChildHello> hello = ParseChildHello(
+      R"({"type":"hello","protocol":1,"name":"x","version":"2","directions":["bwd_weight","fwd"]})");
+  ASSERT_TRUE(hello.ok()) << hello.status().message();
+  EXPECT_EQ(hello->Text(), "x 2 (fwd, bwd_weight)");
+  for (const char* bad :
+       {R"({"type":"hello","protocol":1,"name":"","version":"2","directions":["fwd"]})",
+        R"({"type":"hello","protocol":1,"name":"x","version":"2","directions":[]})",
+        R"({"type":"hello","protocol":1,"name":"x","version":"2","directions":["sideways"]})",
+        R"({"type":"hello","protocol":"1","name":"x","version":"2","directions":["fwd"]})",
+        R"({"type":"error","message":"no"})"})
+    EXPECT_FALSE(ParseChildHello(bad).ok()) << bad;
+}
+
+}  // namespace
+}  // namespace convparity
