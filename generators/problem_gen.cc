@@ -217,27 +217,30 @@ rc::Gen<std::vector<DimRecipe>> GenDims(std::vector<int> ranks, bool transposed,
   };
 }
 
-rc::Gen<int64_t> GenChannelCount() {
-  return Pick<int64_t>({{25, Just<int64_t>(1)},
-                        Range(30, 2, 4),
-                        {20, rc::gen::elementOf(SmallPrimes())},
-                        Range(25, 5, 16)});
+rc::Gen<int64_t> GenChannelCount(int64_t multiple) {
+  const int blocked = multiple > 0 ? 40 : 0;
+  return Pick<int64_t>(
+      {{25, Just<int64_t>(1)},
+       Range(30, 2, 4),
+       {20, rc::gen::elementOf(SmallPrimes())},
+       Range(25, 5, 16),
+       {blocked, rc::gen::map(Uniform(1, 2), [multiple](int64_t k) { return k * multiple; })}});
 }
 
-rc::Gen<Channels> GenChannels() {
+rc::Gen<Channels> GenChannels(int64_t multiple) {
   rc::Gen<int64_t> batch =
       Pick<int64_t>({{55, Just<int64_t>(1)}, Range(35, 2, 4), Range(10, 5, 8)});
   rc::Gen<Channels> plain = rc::gen::apply(
       [](int64_t in, int64_t out, int64_t n) {
         return Channels{1, in, out, n};
       },
-      GenChannelCount(), GenChannelCount(), batch);
+      GenChannelCount(multiple), GenChannelCount(multiple), batch);
   rc::Gen<Channels> grouped = rc::gen::apply(
       [](int64_t g, int64_t in, int64_t out, int64_t n) {
         return Channels{g, in, out, n};
       },
-      Pick<int64_t>({{60, Uniform(2, 4)}, {40, Uniform(5, 8)}}), GenChannelCount(),
-      GenChannelCount(), batch);
+      Pick<int64_t>({{60, Uniform(2, 4)}, {40, Uniform(5, 8)}}), GenChannelCount(multiple),
+      GenChannelCount(multiple), batch);
   // Depthwise: groups == C_in, C_out = multiplier · C_in (multiplier > 1 is the case frontends
   // represent in two different ways).
   rc::Gen<Channels> depthwise = rc::gen::apply(
@@ -358,6 +361,7 @@ rc::Gen<ConvProblem> GenProblemUnfiltered(const ProblemSpace& space) {
   if (!space.ordinary && !space.transposed)
     throw rc::GenerationFailure("ProblemSpace allows neither ordinary nor transposed convolution");
   const int64_t max_kernel = std::max<int64_t>(space.max_kernel, 1);
+  const int64_t channel_multiple = space.channel_multiple;
 
   rc::Gen<bool> kind =
       Pick<bool>({{space.ordinary ? 65 : 0, Just(false)}, {space.transposed ? 35 : 0, Just(true)}});
@@ -369,7 +373,8 @@ rc::Gen<ConvProblem> GenProblemUnfiltered(const ProblemSpace& space) {
           const int rank = static_cast<int>(dims.size());
           return Recipe{rank, transposed, std::move(dims), channels, layouts};
         },
-        GenDims(ranks, transposed, max_kernel), GenChannels(), GenLayouts(space, transposed));
+        GenDims(ranks, transposed, max_kernel), GenChannels(channel_multiple),
+        GenLayouts(space, transposed));
   });
   const int64_t max_macs = space.max_macs;
   return rc::gen::map(recipe,

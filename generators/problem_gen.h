@@ -17,8 +17,8 @@
 #include <ostream>
 #include <vector>
 
-#include "core/defaults.h"
 #include "core/conv_problem.h"
+#include "core/defaults.h"
 
 namespace convparity {
 
@@ -31,6 +31,9 @@ struct ProblemSpace {
   int64_t max_kernel = 9;
   bool layouts = true;  // channels-last data and non-natural weight layouts
   bool bias = true;
+  // > 0: channel counts are also drawn as multiples of this (1 or 2 times it), for SUTs whose
+  // blocked layouts take only such counts (ONNX Runtime's NCHWc rewrite: 8 or 16 on x86).
+  int64_t channel_multiple = 0;
 };
 
 // Valid problems of `space`. Sizes that would exceed max_macs are scaled down (batch, channels,

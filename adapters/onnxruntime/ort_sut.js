@@ -91,6 +91,10 @@ const kLacks = /NOT_IMPLEMENTED|not (yet )?(supported|implemented)/i;
 async function compute(request, inputs) {
   if (request.direction !== 'fwd') throw new Unsupported('ONNX Runtime runs forward only');
   const p = request.problem;
+  // ONNX Runtime checks that the forward convolution of the ConvTranspose output gives back its
+  // input, which holds only for output_padding < stride (PyTorch allows < max(stride, dilation)).
+  if (p.transposed && p.output_padding.some((op, i) => op >= p.stride[i]))
+    throw new Unsupported('ONNX Runtime\'s ConvTranspose takes output_padding < stride only');
   const feeds = {X: new ort.Tensor('float32', inputs.input, request.inputs[0].shape)};
   let session;
   try {

@@ -5,8 +5,8 @@
 
 #include <atomic>
 #include <chrono>
-#include <deque>
 #include <cstdio>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -62,6 +62,7 @@ ProblemSpace SpaceOf(const CampaignOptions& o) {
   ProblemSpace space;
   space.ranks = o.dims;
   space.max_macs = o.max_macs;
+  space.channel_multiple = ChannelMultipleFor(o.suts);
   return space;
 }
 

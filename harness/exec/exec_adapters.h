@@ -3,6 +3,7 @@
 // from a case file, so a case file may name them.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@ struct ExecAdapter {
   std::string script;       // relative to the adapters folder
   std::vector<std::string> args;
   std::string needs;  // a path relative to the adapters folder that must exist (npm packages)
+  // > 0: campaigns also draw channel counts that are multiples of this (ProblemSpace).
+  int64_t channel_multiple = 0;
 };
 
 const std::vector<ExecAdapter>& ExecAdapters();

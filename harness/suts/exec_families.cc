@@ -59,6 +59,14 @@ SutFamily ExecAdapterFamily() {
   return f;
 }
 
+int64_t ChannelMultipleFor(const std::vector<std::string>& suts) {
+  int64_t multiple = 0;
+  for (const std::string& sut : suts)
+    if (const ExecAdapter* a = FindExecAdapter(ProcessSutConfig().Resolve(sut)))
+      multiple = std::max(multiple, a->channel_multiple);
+  return multiple;
+}
+
 SutFamily MappedFamily() {
   SutFamily f;
   f.name = "mapped";

@@ -3,6 +3,7 @@
 // the process protocol), plugins, exec: children, and the user's logical names.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,5 +20,8 @@ std::vector<std::pair<std::string, std::string>> ListSuts();
 // Resolves `name` through ProcessSutConfig() first (harness/suts/sut_config.h). Makes what it is
 // told: whether a case file may name a SUT is the callers' gate (CheckCaseSutsAllowed).
 Result<std::unique_ptr<ConvSut>> MakeSut(const std::string& name);
+// The channel multiple a campaign over `suts` should also draw (ProblemSpace::channel_multiple):
+// the largest any of them asks for, 0 for none.
+int64_t ChannelMultipleFor(const std::vector<std::string>& suts);
 
 }  // namespace convparity

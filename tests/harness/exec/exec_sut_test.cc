@@ -17,7 +17,7 @@
 #include "core/descriptor.h"
 #include "core/prng.h"
 #include "generators/problem_gen.h"
-#include "harness/check_case.h"
+#include "harness/engine/check_case.h"
 #include "harness/exec/exec_protocol.h"
 
 namespace convparity {
