@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# A JavaScript finding (findings/<library>-<n>/ with repro.js and case*.json) still reproduces:
+# its standalone repro.js, run with the adapters' npm packages, exits 1 (the library disagrees with
+# its plain reference loop), and `convparity check` of its cases (expect: discrepancy) exits 0.
+# Passes while both hold; a finding that stops reproducing fails, so that its README gets updated.
+# Skipped (the word "skipped:") when node or the npm packages are missing.
+# Usage: node_still_reproduces.sh <finding dir> <node_modules dir> <convparity>
+set -u
+dir=$1 modules=$2 convparity=$3
+if ! command -v node >/dev/null; then
+  echo "skipped: node is not installed"
+  exit 0
+fi
+if [ ! -d "$modules" ]; then
+  echo "skipped: $modules is missing (scripts/setup.sh installs the npm packages; it needs the npm registry once)"
+  exit 0
+fi
+NODE_PATH=$modules timeout 120 node "$dir/repro.js" 2>/dev/null
+rc=$?
+case $rc in
+  1) echo "repro.js: still reproduces" ;;
+  0) echo "repro.js: NO LONGER REPRODUCES: the library agrees with the reference (update the finding)"
+     exit 1 ;;
+  *) echo "repro.js: unexpected exit $rc"
+     exit 1 ;;
+esac
+"$convparity" check "$dir" --quiet
+rc=$?
+if [ $rc -ne 0 ]; then
+  echo "convparity check $dir: exit $rc (its cases no longer differ as expected)"
+  exit 1
+fi
