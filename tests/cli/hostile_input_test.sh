@@ -80,12 +80,13 @@ good() {
 n=0
 bad_case() {
   local name=$1 pattern=$2 content=$3
+  shift 3  # the rest: extra arguments of check and repro
   n=$((n + 1))
   local file="$tmp/cases/$n-$name.json"
   mkdir -p "$tmp/cases"
   printf '%s' "$content" >"$file"
-  bad "check-$name" "$pattern" -- "$cp" check "$file"
-  [ "${CONVPARITY_SANITIZED:-0}" = 1 ] || bad "repro-$name" "$pattern" -- "$cp" repro "$file"
+  bad "check-$name" "$pattern" -- "$cp" check "$file" "$@"
+  [ "${CONVPARITY_SANITIZED:-0}" = 1 ] || bad "repro-$name" "$pattern" -- "$cp" repro "$file" "$@"
 }
 
 # A valid case, and its problem as JSON fields, as templates.
@@ -194,7 +195,8 @@ bad descriptor-very-long 'characters long' -- "$cp" repro "fwd:2d_ic4_oc4_i9_k3$
 bad descriptor-empty '' -- "$cp" repro ''
 
 # Things that are not plugins, and a plugin of another ABI version. The same message whether the
-# plugin is named on the command line or in a case file.
+# plugin is named on the command line or in a case file (which the command line must approve: a
+# case file is data), and one line that says so when it does not.
 printf 'not a shared library\n' >"$tmp/text-plugin.so"
 libm=$(/sbin/ldconfig -p 2>/dev/null | awk '/libm\.so\.6 .*x86-64/ {print $NF; exit}')
 [ -n "$libm" ] || libm=/lib/x86_64-linux-gnu/libm.so.6
@@ -208,7 +210,9 @@ for plugin in text:"$tmp/text-plugin.so" libm:"$libm" missing:"$tmp/no-such.so" 
   esac
   bad "plugin-$name-fuzz" "$pattern" -- "$cp" fuzz --sut "plugin:$path" --cases 1 --out "$tmp/p" --quiet
   bad "plugin-$name-repro" "$pattern" -- "$cp" repro "$small" --sut "plugin:$path"
-  bad_case "plugin-$name" "$pattern" "{\"schema\": \"convparity.case/1\", \"descriptor\": \"$small\", \"sut\": \"plugin:$path\"}"
+  bad_case "plugin-$name" "$pattern" "{\"schema\": \"convparity.case/1\", \"descriptor\": \"$small\", \"sut\": \"plugin:$path\"}" \
+    --allow-sut "plugin:$path"
+  bad_case "plugin-$name-unapproved" 'a case file is data' "{\"schema\": \"convparity.case/1\", \"descriptor\": \"$small\", \"sut\": \"plugin:$path\"}"
 done
 bad plugin-path-newline '' -- "$cp" repro "$small" --sut "plugin:$(printf '%s\nsecond-line.so' "$tmp/x")"
 bad unknown-sut 'no-such-sut' -- "$cp" repro "$small" --sut no-such-sut
