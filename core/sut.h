@@ -6,6 +6,7 @@
 
 #include "core/conv_problem.h"
 #include "core/status.h"
+#include "core/verdict.h"
 
 namespace convparity {
 
@@ -31,6 +32,9 @@ class ConvSut {
   virtual Status Run(const ConvProblem& p, Direction direction, const ConvBuffers& buffers) = 0;
   // True for SUTs that run graphs (transform pipelines): they take chain cases as well.
   virtual bool RunsGraphs() const { return false; }
+  // After Run returned Ok: what the SUT says about that run (the implementation it used, whether
+  // the result is inexact). Empty by default.
+  virtual RunNotes LastRunNotes() const { return {}; }
 };
 
 }  // namespace convparity

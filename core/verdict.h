@@ -19,7 +19,8 @@ enum class Verdict {
   kInvalid,        // not a legal convolution
   kCrashed,        // the SUT died on a signal or returned an error
   kHung,           // the SUT did not finish within the time limit
-  kBrokenPromise,  // a transform pipeline broke a pass's structural promise (kernels/graph/passes.h)
+  kBrokenPromise,  // a transform pipeline broke a pass's structural promise
+                   // (kernels/graph/passes.h)
 };
 constexpr Verdict kLastVerdict = Verdict::kBrokenPromise;  // for loops over every verdict
 
@@ -52,11 +53,25 @@ struct CaseTiming {  // seconds
   double fill = 0, oracle = 0, sut = 0, compare = 0;
 };
 
+// What a SUT said about its last run (ConvSut::LastRunNotes): which of its implementations ran,
+// and whether that one is inexact even on small integers (Winograd's transforms, for one), so that
+// an exact fill is judged within the random-mode error bound instead of bitwise.
+struct RunNotes {
+  std::string implementation;  // e.g. oneDNN's "jit:avx2"; empty: not said
+  bool inexact = false;
+
+  bool empty() const { return implementation.empty() && !inexact; }
+  bool operator==(const RunNotes& o) const {
+    return implementation == o.implementation && inexact == o.inexact;
+  }
+};
+
 struct CaseOutcome {
   Verdict verdict = Verdict::kPassed;
   std::string reason;  // why skipped / invalid / crashed, or a one-line summary of the mismatch
   Judgement judgement;
   CaseTiming timing;
+  RunNotes notes;  // of the SUT's run, when it ran and succeeded
 };
 
 }  // namespace convparity

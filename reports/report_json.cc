@@ -96,6 +96,12 @@ json MetricsJson(const ConvCase& c, const Judgement& j) {
           {"worst", ElementJson(j.worst)}};
 }
 
+// What the SUT said about its run (RunNotes); absent when it said nothing.
+void AddRunNotes(const RunNotes& notes, json* object) {
+  if (notes.empty()) return;
+  (*object)["run"] = {{"implementation", notes.implementation}, {"inexact", notes.inexact}};
+}
+
 // 64-bit FNV-1a: tiny, and the same on every platform and compiler, so names stay stable.
 uint64_t Fnv1a(const std::string& s) {
   uint64_t h = 0xcbf29ce484222325ull;
@@ -117,13 +123,13 @@ std::string DescriptorReproCommand(const ConvCase& c) {
 json ReportJson(const Finding& f, const ToolInfo& tool, const std::string& case_file) {
   const ConvCase& m = f.minimized;
   const std::string descriptor_command = DescriptorReproCommand(m);
-  json repro = {{"case_file", case_file.empty() ? json(nullptr) : json(case_file)},
-                {"command", case_file.empty() ? descriptor_command
-                                              : "convparity repro " + ShellQuote(case_file)},
-                // A transform or chain case's graph lives only in its case file.
-                {"descriptor_command", m.transform.is_null() && m.graph == GraphForm::kConv
-                                           ? json(descriptor_command)
-                                           : json()}};
+  json repro = {
+      {"case_file", case_file.empty() ? json(nullptr) : json(case_file)},
+      {"command",
+       case_file.empty() ? descriptor_command : "convparity repro " + ShellQuote(case_file)},
+      // A transform or chain case's graph lives only in its case file.
+      {"descriptor_command",
+       m.transform.is_null() && m.graph == GraphForm::kConv ? json(descriptor_command) : json()}};
   json report = {{"schema", kReportSchema},
                  {"tool",
                   {{"name", kToolName},
@@ -147,6 +153,8 @@ json ReportJson(const Finding& f, const ToolInfo& tool, const std::string& case_
                  {"shrink_steps", f.shrink_steps},
                  {"repro", repro},
                  {"python", PythonSnippet(m)}};
+  AddRunNotes(f.outcome.notes, &report);
+  AddRunNotes(f.original_outcome.notes, &report["original"]);
   if (!f.graph_before.empty() || !f.graph_after.empty())
     report["transform"] = {{"pipeline", f.transform_pipeline},
                            {"graph_before", f.graph_before},

@@ -105,6 +105,20 @@ Result<OracleOutput> ComputeChain(const ConvProblem& p, Direction d, const CaseI
   return OracleOutput{logical(ref->result), logical(ref->magnitude)};
 }
 
+// The magnitudes A of the error bound for a case prepared without them (an exact fill), computed
+// the way PrepareCase computes them for a random fill.
+Result<RefTensor> MagnitudeOf(const PreparedCase& prep) {
+  int64_t unused_reduction_length = 0;
+  Result<OracleOutput> ref =
+      prep.c.graph == GraphForm::kChain
+          ? ComputeChain(prep.c.problem, prep.c.direction, prep.inputs, /*with_magnitude=*/true,
+                         unused_reduction_length)
+          : TorchOracle::Compute(prep.c.problem, prep.c.direction, prep.inputs,
+                                 /*with_magnitude=*/true);
+  if (!ref.ok()) return ref.status();
+  return std::move(ref->magnitude);
+}
+
 }  // namespace
 
 SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs& inputs) {
@@ -127,6 +141,7 @@ SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs&
   SutRun run;
   try {
     run.status = sut.Run(p, d, buffers);
+    if (run.status.ok()) run.notes = sut.LastRunNotes();
   } catch (const std::exception& e) {
     run.status = Status::Internal(std::string("exception: ") + e.what());
   }
@@ -210,9 +225,20 @@ CaseOutcome RunPrepared(const PreparedCase& prep, ConvSut& sut) {
   if (!run.status.ok())
     return Ended(Verdict::kCrashed, sut.name() + " returned an error: " + run.status.message());
 
-  out.judgement =
-      Judge(prep.reference.result.shape, prep.reference.result.values,
-            prep.reference.magnitude.values, run.result, prep.c.fill, prep.bound_reduction_length);
+  out.notes = run.notes;
+  const Comparison comparison = ComparisonFor(prep.c.fill, run.notes.inexact);
+  const RefTensor* magnitude = &prep.reference.magnitude;
+  RefTensor exact_fill_magnitude;
+  if (comparison == Comparison::kErrorBound && magnitude->values.empty()) {
+    // An inexact result of an exact fill: the oracle computed no magnitudes for the bound.
+    Result<RefTensor> computed = MagnitudeOf(prep);
+    if (!computed.ok())
+      return Ended(Verdict::kInvalid, "the oracle rejected it: " + computed.status().message());
+    exact_fill_magnitude = std::move(computed).value();
+    magnitude = &exact_fill_magnitude;
+  }
+  out.judgement = Judge(prep.reference.result.shape, prep.reference.result.values,
+                        magnitude->values, run.result, comparison, prep.bound_reduction_length);
   out.timing.compare = clock.Lap();
   out.verdict = out.judgement.verdict;
   out.reason = Summary(out.judgement);

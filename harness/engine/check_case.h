@@ -21,6 +21,7 @@ namespace convparity {
 struct SutRun {
   Status status;
   HostTensor result;
+  RunNotes notes;  // the SUT's LastRunNotes() when it succeeded
 };
 SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs& inputs);
 

@@ -40,15 +40,19 @@ bool IsPoison(float v) {
   return bits == kPoisonBits;
 }
 
+Comparison ComparisonFor(Fill fill, bool inexact_result) {
+  return fill == Fill::kExact && !inexact_result ? Comparison::kBitwise : Comparison::kErrorBound;
+}
+
 Judgement Judge(const Shape& reference_shape, const std::vector<double>& reference,
-                const std::vector<double>& magnitude, const HostTensor& got, Fill fill,
+                const std::vector<double>& magnitude, const HostTensor& got, Comparison comparison,
                 int64_t reduction_length, const ErrorBound& bound) {
   Judgement j;
+  const bool exact = comparison == Comparison::kBitwise;
   if (got.shape != reference_shape || got.values.size() != reference.size()) {
     j.verdict = Verdict::kShapeMismatch;
     return j;
   }
-  const bool exact = fill == Fill::kExact;
   const int64_t n = static_cast<int64_t>(reference.size());
   j.elements = n;
   int64_t zeros = 0;

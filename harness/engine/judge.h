@@ -28,10 +28,24 @@ struct ErrorBound {
 float PoisonValue();
 bool IsPoison(float v);
 
+// How a result is compared with the reference: bitwise with the reference rounded to float32, or
+// element by element within the error bound.
+enum class Comparison { kBitwise, kErrorBound };
+// Exact fill is compared bitwise, unless the SUT said its result came from an inexact algorithm
+// (RunNotes::inexact): small integers do not make Winograd's transforms exact, so such a result is
+// held to the random-mode bound (TOLERANCE.md), like a random fill.
+Comparison ComparisonFor(Fill fill, bool inexact_result);
+
 // `reference` and `magnitude` are float64 in logical order; `got` float32 in logical order.
-// `magnitude` may be empty in exact mode.
+// `magnitude` may be empty when comparing bitwise.
 Judgement Judge(const Shape& reference_shape, const std::vector<double>& reference,
-                const std::vector<double>& magnitude, const HostTensor& got, Fill fill,
+                const std::vector<double>& magnitude, const HostTensor& got, Comparison comparison,
                 int64_t reduction_length, const ErrorBound& bound = {});
+inline Judgement Judge(const Shape& reference_shape, const std::vector<double>& reference,
+                       const std::vector<double>& magnitude, const HostTensor& got, Fill fill,
+                       int64_t reduction_length, const ErrorBound& bound = {}) {
+  return Judge(reference_shape, reference, magnitude, got, ComparisonFor(fill, false),
+               reduction_length, bound);
+}
 
 }  // namespace convparity

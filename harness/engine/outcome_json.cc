@@ -56,10 +56,13 @@ nlohmann::json OutcomeToJson(const CaseOutcome& out) {
   if (j.first) judgement["first"] = ElementToJson(*j.first);
   if (j.worst) judgement["worst"] = ElementToJson(*j.worst);
   const CaseTiming& t = out.timing;
-  return {{"verdict", VerdictName(out.verdict)},
-          {"reason", out.reason},
-          {"judgement", judgement},
-          {"timing", {t.fill, t.oracle, t.sut, t.compare}}};
+  nlohmann::json json = {{"verdict", VerdictName(out.verdict)},
+                         {"reason", out.reason},
+                         {"judgement", judgement},
+                         {"timing", {t.fill, t.oracle, t.sut, t.compare}}};
+  if (!out.notes.empty())
+    json["notes"] = {{"implementation", out.notes.implementation}, {"inexact", out.notes.inexact}};
+  return json;
 }
 
 Result<CaseOutcome> OutcomeFromJson(const nlohmann::json& json) {
@@ -86,6 +89,11 @@ Result<CaseOutcome> OutcomeFromJson(const nlohmann::json& json) {
     const nlohmann::json& t = json.at("timing");
     out.timing = {t.at(0).get<double>(), t.at(1).get<double>(), t.at(2).get<double>(),
                   t.at(3).get<double>()};
+    if (json.contains("notes")) {
+      const nlohmann::json& n = json.at("notes");
+      out.notes.implementation = n.at("implementation").get<std::string>();
+      out.notes.inexact = n.at("inexact").get<bool>();
+    }
     return out;
   } catch (const nlohmann::json::exception& e) {
     return Status::Internal(std::string("malformed outcome from a worker: ") + e.what());

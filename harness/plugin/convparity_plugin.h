@@ -35,6 +35,12 @@
  *  - Buffers never alias. convparity calls a plugin from one thread at a time (parallel campaigns
  *    run worker processes), and may run a plugin's crashing cases in a separate process.
  *
+ * Version 2 of this ABI (CONVPARITY_PLUGIN_ABI_VERSION 2) lets a plugin say more about a run: the
+ * implementation its library used and whether the result came from an inexact algorithm
+ * (describe_last_run), and offer variants of itself that a campaign checks one by one, e.g. the
+ * second- and third-choice implementations of its library (variant_count, variant_names). Plugins
+ * built against version 1 keep loading: their table ends after last_message.
+ *
  * This is a C99 header, usable from C and C++.
  */
 #ifndef CONVPARITY_PLUGIN_H_
@@ -43,9 +49,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The version of this ABI. A loader refuses a plugin that reports another one. Within a version,
- * fields are only ever appended to convparity_problem (see struct_size). */
-#define CONVPARITY_PLUGIN_ABI_VERSION 1
+/* The version of this ABI. A loader refuses a plugin that reports a version it does not speak;
+ * convparity speaks 1 and 2. Fields are only ever appended, to convparity_problem (see struct_size)
+ * and, with a new version, to convparity_plugin. */
+#define CONVPARITY_PLUGIN_ABI_VERSION 2
 
 /* The name of the one symbol a plugin exports, for loaders (dlsym). */
 #define CONVPARITY_PLUGIN_ENTRY_SYMBOL "convparity_plugin_entry"
@@ -95,9 +102,9 @@ typedef struct convparity_problem {
   /* >= 1. Input channel group g (channels g*C_in/groups ...) feeds only output channel group g;
    * depthwise convolution is groups == C_in, with C_out = C_in * depth multiplier. */
   int64_t groups;
-  int64_t input[CONVPARITY_MAX_RANK];     /* spatial size of the operator's input, >= 1 */
-  int64_t kernel[CONVPARITY_MAX_RANK];    /* spatial size of the weight, >= 1 */
-  int64_t stride[CONVPARITY_MAX_RANK];    /* >= 1 */
+  int64_t input[CONVPARITY_MAX_RANK];  /* spatial size of the operator's input, >= 1 */
+  int64_t kernel[CONVPARITY_MAX_RANK]; /* spatial size of the weight, >= 1 */
+  int64_t stride[CONVPARITY_MAX_RANK]; /* >= 1 */
   /* Implicit zero padding, >= 0, before and after each spatial dimension; the two may differ.
    * Transposed: like PyTorch's `padding`, it removes pad_begin / pad_end elements from the start /
    * end of the full transposed output (see the formula above). */
@@ -112,10 +119,14 @@ typedef struct convparity_problem {
   int64_t output_padding[CONVPARITY_MAX_RANK];
   /* Spatial size of the operator's output, by the formulas above: a convenience, never an input. */
   int64_t output[CONVPARITY_MAX_RANK];
+  /* ABI 2. Which variant of the plugin convparity asks for: 0 is the plugin itself, i in
+   * 1..variant_count is variant_names[i-1] (see convparity_plugin). Not part of the problem. */
+  int32_t variant;
+  int32_t reserved; /* 0 */
 } convparity_problem;
 
 /* True when the convparity that filled in `p` knows `field` (see struct_size). */
-#define CONVPARITY_PROBLEM_HAS(p, field)                 \
+#define CONVPARITY_PROBLEM_HAS(p, field) \
   ((size_t)(p)->struct_size >= offsetof(convparity_problem, field) + sizeof((p)->field))
 
 /* The direction functions. Every one returns CONVPARITY_OK, CONVPARITY_UNSUPPORTED or an error
@@ -144,8 +155,22 @@ typedef int (*convparity_backward_data_fn)(const convparity_problem* p, const fl
 typedef int (*convparity_backward_weight_fn)(const convparity_problem* p, const float* input,
                                              const float* grad_output, float* grad_weight);
 
+/* What a plugin says about its last successful call (ABI 2, convparity_plugin.describe_last_run).
+ * convparity zero-fills it and sets struct_size; a plugin writes only fields that end within
+ * struct_size, so that later versions can append fields. */
+typedef struct convparity_run_notes {
+  uint32_t struct_size; /* sizeof(convparity_run_notes) of the convparity that asks */
+  /* 1: the result came from an algorithm that is not exact even on small integers (Winograd's
+   * transforms, FFT, a lower-precision accumulation). convparity then judges a case filled with
+   * small integers within the random-mode error bound instead of bitwise. */
+  int32_t inexact;
+  /* The implementation the library used, e.g. "jit:avx2" or "gemm:jit": printable, at most 128
+   * bytes, valid until the plugin's next call. NULL or "" when the plugin cannot tell. */
+  const char* implementation;
+} convparity_run_notes;
+
 /* What a plugin's entry returns. It must stay valid until the library is unloaded (a static
- * constant is the natural choice). */
+ * constant is the natural choice). Fields the plugin leaves zero (NULL) are absent. */
 typedef struct convparity_plugin {
   /* CONVPARITY_PLUGIN_ABI_VERSION. The first field in every version of this struct, so that a
    * loader can read it before it knows the rest of the layout. */
@@ -161,6 +186,20 @@ typedef struct convparity_plugin {
   /* Optional (may be NULL): a short, human-readable reason for the last non-zero return of a
    * direction function on this thread, e.g. "groups > 1 is not implemented". Reports show it. */
   const char* (*last_message)(void);
+
+  /* ---- ABI version 2 appends the fields below; a version-1 table ends above. ---- */
+
+  /* Variants: other ways the plugin can run a problem, e.g. its library's second-choice
+   * implementation, or an algorithm on request. Names are 1 to 32 characters of [A-Za-z0-9_.-],
+   * distinct; variant_names holds variant_count of them (0 and NULL: no variants). The SUT
+   * "<name of the plugin's SUT>#<variant name>" runs variant i (convparity_problem.variant = i for
+   * variant_names[i-1]); a variant that does not apply to a problem returns CONVPARITY_UNSUPPORTED
+   * with a message like any other decline. */
+  int32_t variant_count;
+  const char* const* variant_names;
+  /* Optional: called after a direction function returned CONVPARITY_OK, on the same thread, to
+   * describe that run (see convparity_run_notes). */
+  void (*describe_last_run)(convparity_run_notes* notes);
 } convparity_plugin;
 
 /* Marks the entry point for export, with C linkage also when the plugin is written in C++, and

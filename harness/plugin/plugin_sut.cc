@@ -1,6 +1,7 @@
 #include "harness/plugin/plugin_sut.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <cstddef>
 #include <cstring>
@@ -12,17 +13,37 @@
 namespace convparity {
 namespace {
 
-// ABI version 1's layout is a promise to every plugin already built: these pin it.
-static_assert(sizeof(convparity_problem) == 248, "convparity_problem's layout is ABI");
+// The layouts of ABI versions 1 and 2 are a promise to every plugin already built: these pin them.
+// Version 1: the problem ends after `output` (248 bytes), the table after `last_message`.
 static_assert(offsetof(convparity_problem, batch) == 24, "convparity_problem's layout is ABI");
 static_assert(offsetof(convparity_problem, output) == 224, "convparity_problem's layout is ABI");
 static_assert(offsetof(convparity_plugin, abi_version) == 0,
               "a loader reads abi_version before it trusts the rest of the table");
+static_assert(offsetof(convparity_plugin, directions) == 16, "convparity_plugin's layout is ABI");
+static_assert(offsetof(convparity_plugin, last_message) == 48, "convparity_plugin's layout is ABI");
+constexpr size_t kVersion1TableBytes = 56;
+// Version 2 appends the variant to the problem, and variants and run notes to the table.
+static_assert(offsetof(convparity_problem, variant) == 248, "convparity_problem's layout is ABI");
+static_assert(sizeof(convparity_problem) == 256, "convparity_problem's layout is ABI");
+static_assert(offsetof(convparity_plugin, variant_count) == kVersion1TableBytes,
+              "version 2 appends to the version-1 table");
+static_assert(offsetof(convparity_plugin, variant_names) == 64,
+              "convparity_plugin's layout is ABI");
+static_assert(offsetof(convparity_plugin, describe_last_run) == 72,
+              "convparity_plugin's layout is ABI");
+static_assert(sizeof(convparity_plugin) == 80, "convparity_plugin's layout is ABI");
+static_assert(offsetof(convparity_run_notes, inexact) == 4, "convparity_run_notes is ABI");
+static_assert(offsetof(convparity_run_notes, implementation) == 8, "convparity_run_notes is ABI");
+static_assert(sizeof(convparity_run_notes) == 16, "convparity_run_notes is ABI");
 
 using EntryFn = const convparity_plugin* (*)();
 
+constexpr int32_t kOldestAbiVersion = 1;
 constexpr size_t kMaxNameBytes = 128;
 constexpr size_t kMaxMessageBytes = 200;
+constexpr size_t kMaxImplementationBytes = 128;
+constexpr int32_t kMaxVariants = 64;
+constexpr size_t kMaxVariantNameBytes = 32;
 
 // Makes text from a library (dlerror, a plugin's name or message) one printable line.
 std::string OneLine(const char* text, size_t max_bytes) {
@@ -54,13 +75,49 @@ uint32_t DirectionBit(Direction d) {
   return 0;
 }
 
+bool IsVariantNameChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '.' || c == '-';
+}
+
+// The variant names of a version-2 table; the message completes "plugin <path>: ". Reads no
+// further than the declared count, and no name further than its limit.
+Result<std::vector<std::string>> VariantNames(const convparity_plugin* t) {
+  std::vector<std::string> names;
+  if (t->variant_count == 0) return names;
+  if (t->variant_count < 0 || t->variant_count > kMaxVariants)
+    return Status::Invalid("variant_count must be 0 to " + std::to_string(kMaxVariants) +
+                           ", but it is " + std::to_string(t->variant_count));
+  if (t->variant_names == nullptr)
+    return Status::Invalid("variant_count is " + std::to_string(t->variant_count) +
+                           " but variant_names is NULL");
+  for (int32_t i = 0; i < t->variant_count; ++i) {
+    const char* name = t->variant_names[i];
+    const std::string where = "variant_names[" + std::to_string(i) + "]";
+    if (name == nullptr) return Status::Invalid(where + " is NULL");
+    size_t n = 0;
+    while (n <= kMaxVariantNameBytes && name[n] != '\0') ++n;
+    const std::string shown = OneLine(name, kMaxVariantNameBytes);
+    if (n == 0 || n > kMaxVariantNameBytes)
+      return Status::Invalid(where + " must have 1 to " + std::to_string(kMaxVariantNameBytes) +
+                             " characters, but it has " + (n == 0 ? "none" : "more"));
+    for (size_t k = 0; k < n; ++k)
+      if (!IsVariantNameChar(name[k]))
+        return Status::Invalid(where + " '" + shown + "' must be made of [A-Za-z0-9_.-]");
+    for (const std::string& earlier : names)
+      if (earlier == shown) return Status::Invalid(where + " '" + shown + "' is not unique");
+    names.push_back(shown);
+  }
+  return names;
+}
+
 // Checks what the entry returned; the message completes "plugin <path>: ".
 Status CheckTable(const convparity_plugin* t) {
   if (t == nullptr) return Status::Invalid("convparity_plugin_entry() returned NULL");
-  if (t->abi_version != CONVPARITY_PLUGIN_ABI_VERSION)
+  if (t->abi_version < kOldestAbiVersion || t->abi_version > CONVPARITY_PLUGIN_ABI_VERSION)
     return Status::Invalid("ABI version " + std::to_string(t->abi_version) +
-                           ", this convparity speaks " +
-                           std::to_string(CONVPARITY_PLUGIN_ABI_VERSION));
+                           ", this convparity speaks " + std::to_string(kOldestAbiVersion) +
+                           " to " + std::to_string(CONVPARITY_PLUGIN_ABI_VERSION));
   if (t->name == nullptr || t->name[0] == '\0')
     return Status::Invalid("the plugin has no name (convparity_plugin.name is NULL or empty)");
   if (std::strlen(t->name) > kMaxNameBytes)
@@ -80,6 +137,8 @@ Status CheckTable(const convparity_plugin* t) {
     if ((t->directions & declared[i].first) && !declared[i].second)
       return Status::Invalid(std::string("directions declares ") + names[i] +
                              " but its function pointer is NULL");
+  // NOTE: a version-1 table may end here: nothing below reads it.
+  if (t->abi_version >= 2) CP_RETURN_IF_ERROR(VariantNames(t).status());
   return Status::Ok();
 }
 
@@ -134,7 +193,8 @@ std::string Join(const int64_t* v, int n) {
 
 }  // namespace
 
-Result<std::unique_ptr<PluginSut>> PluginSut::Load(const std::string& path) {
+Result<std::unique_ptr<PluginSut>> PluginSut::Load(const std::string& path,
+                                                   const Options& options) {
   const std::string where = "plugin " + path;
   if (path.empty())
     return Status::Invalid("plugin: no path given (write plugin:/path/to/libfoo.so)");
@@ -153,24 +213,62 @@ Result<std::unique_ptr<PluginSut>> PluginSut::Load(const std::string& path) {
                                  CONVPARITY_PLUGIN_ENTRY_SYMBOL + ")"));
   const convparity_plugin* table = reinterpret_cast<EntryFn>(symbol)();
   if (Status st = CheckTable(table); !st.ok()) return close(st);
-  return std::unique_ptr<PluginSut>(new PluginSut(path, handle, table));
+  int32_t variant_index = 0;
+  if (!options.variant.empty()) {
+    std::vector<std::string> names;
+    if (table->abi_version >= 2) names = *VariantNames(table);  // CheckTable passed
+    for (size_t i = 0; i < names.size() && variant_index == 0; ++i)
+      if (names[i] == options.variant) variant_index = static_cast<int32_t>(i + 1);
+    if (variant_index == 0) {
+      std::string offered;
+      for (const std::string& n : names) offered += (offered.empty() ? "" : ", ") + n;
+      return close(Status::Invalid("no variant '" + options.variant + "' (it offers " +
+                                   (offered.empty() ? std::string("none") : offered) + ")"));
+    }
+  }
+  return std::unique_ptr<PluginSut>(
+      new PluginSut(path, handle, table, options.variant, variant_index, options.sut_name));
 }
 
-Result<std::unique_ptr<ConvSut>> LoadPluginSut(const std::string& path) {
-  Result<std::unique_ptr<PluginSut>> sut = PluginSut::Load(path);
+Result<std::unique_ptr<ConvSut>> LoadPluginSut(const std::string& spec) {
+  PluginSut::Options options;
+  std::string path = spec;
+  const size_t separator = spec.rfind(kVariantSeparator);
+  if (separator != std::string::npos && access(spec.c_str(), F_OK) != 0) {
+    path = spec.substr(0, separator);
+    options.variant = spec.substr(separator + 1);
+    if (options.variant.empty())
+      return Status::Invalid("plugin " + spec + ": no variant name after '#'");
+  }
+  Result<std::unique_ptr<PluginSut>> sut = PluginSut::Load(path, options);
   if (!sut.ok()) return sut.status();
   return std::unique_ptr<ConvSut>(std::move(sut).value());
 }
 
-PluginSut::PluginSut(std::string path, void* handle, const convparity_plugin* table)
+PluginSut::PluginSut(std::string path, void* handle, const convparity_plugin* table,
+                     std::string variant, int32_t variant_index, std::string sut_name)
     : path_(std::move(path)),
       plugin_name_(OneLine(table->name, kMaxNameBytes)),
       handle_(handle),
-      table_(table) {}
+      table_(table),
+      variant_(std::move(variant)),
+      variant_index_(variant_index),
+      sut_name_(std::move(sut_name)) {}
 
 PluginSut::~PluginSut() { dlclose(handle_); }
 
-std::string PluginSut::name() const { return kPluginSutPrefix + path_; }
+std::string PluginSut::name() const {
+  if (!sut_name_.empty()) return sut_name_;
+  return kPluginSutPrefix + path_ + (variant_.empty() ? "" : kVariantSeparator + variant_);
+}
+
+int PluginSut::abi_version() const { return table_->abi_version; }
+
+std::vector<std::string> PluginSut::variant_names() const {
+  if (table_->abi_version < 2) return {};
+  Result<std::vector<std::string>> names = VariantNames(table_);
+  return names.ok() ? *names : std::vector<std::string>{};
+}
 
 uint32_t PluginSut::directions() const { return table_->directions; }
 
@@ -186,6 +284,7 @@ std::string PluginSut::MessageOfPlugin() const {
 }
 
 Status PluginSut::Run(const ConvProblem& p, Direction d, const ConvBuffers& b) {
+  last_notes_ = RunNotes{};
   if (!Implements(d))
     return Status::Unsupported(plugin_name_ + " does not implement " + DirectionName(d));
   CP_RETURN_IF_ERROR(Validate(p));
@@ -195,7 +294,8 @@ Status PluginSut::Run(const ConvProblem& p, Direction d, const ConvBuffers& b) {
       (reads_b && !b.bias) || !b.result)
     return Status::Internal(std::string("a buffer that ") + DirectionName(d) + " reads is missing");
 
-  const convparity_problem s = PluginStructFromProblem(p);
+  convparity_problem s = PluginStructFromProblem(p);
+  s.variant = variant_index_;
   const std::vector<int> data_order = DataMemoryOrder(p), weight_order = WeightMemoryOrder(p);
   const PyTorchOrder x(reads_x ? b.input : nullptr, p.input_shape(), data_order);
   const PyTorchOrder w(reads_w ? b.weight : nullptr, p.weight_shape(), weight_order);
@@ -220,6 +320,14 @@ Status PluginSut::Run(const ConvProblem& p, Direction d, const ConvBuffers& b) {
   if (code != CONVPARITY_OK)
     return Status::Internal("plugin returned code " + std::to_string(code) + MessageOfPlugin());
   result.WriteBack(b.result);
+  if (table_->abi_version >= 2 && table_->describe_last_run != nullptr) {
+    convparity_run_notes notes{};
+    notes.struct_size = sizeof notes;
+    table_->describe_last_run(&notes);
+    last_notes_.inexact = notes.inexact != 0;
+    if (notes.implementation != nullptr)
+      last_notes_.implementation = OneLine(notes.implementation, kMaxImplementationBytes);
+  }
   return Status::Ok();
 }
 

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/conv_problem.h"
 #include "core/status.h"
@@ -20,45 +21,68 @@
 
 namespace convparity {
 
-// The registry's prefix: the SUT "plugin:<path>" is the plugin at <path>.
+// The registry's prefix: the SUT "plugin:<path>" is the plugin at <path>, and
+// "plugin:<path>#<variant>" one of its variants (ABI 2).
 inline constexpr char kPluginSutPrefix[] = "plugin:";
+// Separates a SUT's name from the name of a plugin variant: "onednn#2", "plugin:./libfoo.so#fast".
+inline constexpr char kVariantSeparator = '#';
 
 class PluginSut : public ConvSut {
  public:
+  struct Options {
+    std::string variant;   // "" the plugin itself, else one of its variant_names
+    std::string sut_name;  // what name() returns; "" for "plugin:<path>[#<variant>]"
+  };
+
   // Loads the library at `path` (dlopen's rules: a path without '/' is searched for, so write
-  // ./libfoo.so for one in the current directory) and checks its table: entry symbol, ABI version,
-  // name, directions and their functions. Every failure is one line of Invalid that starts with
-  // "plugin <path>: " and says what was wrong.
-  static Result<std::unique_ptr<PluginSut>> Load(const std::string& path);
+  // ./libfoo.so for one in the current directory) and checks its table: entry symbol, ABI version
+  // (1 or 2), name, directions and their functions, variants. Every failure is one line of Invalid
+  // that starts with "plugin <path>: " and says what was wrong.
+  static Result<std::unique_ptr<PluginSut>> Load(const std::string& path,
+                                                 const Options& options = {});
 
   PluginSut(const PluginSut&) = delete;
   PluginSut& operator=(const PluginSut&) = delete;
   ~PluginSut() override;  // unloads the library
 
-  // "plugin:<path>" with the path as given, not the plugin's own name: this is what case files
-  // record, and a case must load the same library again when it is replayed.
+  // Options::sut_name, else "plugin:<path>" with the path as given (not the plugin's own name) and
+  // "#<variant>" for a variant: this is what case files record, and a case must load the same
+  // library again when it is replayed.
   std::string name() const override;
   // Unsupported when the plugin does not implement `direction` or returns CONVPARITY_UNSUPPORTED;
   // Internal("plugin returned code N…") for any other non-zero return.
   Status Run(const ConvProblem& p, Direction direction, const ConvBuffers& buffers) override;
+  // ABI 2: what describe_last_run said (the implementation one printable line of at most 128
+  // bytes); empty for a version-1 plugin or one that says nothing.
+  RunNotes LastRunNotes() const override { return last_notes_; }
 
   const std::string& path() const { return path_; }
   const std::string& plugin_name() const { return plugin_name_; }  // what the plugin calls itself
+  int abi_version() const;
   uint32_t directions() const;  // bitmask of CONVPARITY_FORWARD, …
   bool Implements(Direction d) const;
+  const std::string& variant() const { return variant_; }  // "" for the plugin itself
+  std::vector<std::string> variant_names() const;          // what the plugin offers (ABI 2)
 
  private:
-  PluginSut(std::string path, void* handle, const convparity_plugin* table);
+  PluginSut(std::string path, void* handle, const convparity_plugin* table, std::string variant,
+            int32_t variant_index, std::string sut_name);
   std::string MessageOfPlugin() const;  // " (<last_message>)" or ""
 
   std::string path_;
   std::string plugin_name_;
   void* handle_;
   const convparity_plugin* table_;
+  std::string variant_;
+  int32_t variant_index_;  // convparity_problem.variant
+  std::string sut_name_;
+  RunNotes last_notes_;
 };
 
-// PluginSut::Load as the registry's factory: MakeSut("plugin:<path>") is LoadPluginSut(<path>).
-Result<std::unique_ptr<ConvSut>> LoadPluginSut(const std::string& path);
+// The registry's factory: MakeSut("plugin:<spec>") is LoadPluginSut(<spec>), where <spec> is a
+// path, or "<path>#<variant>" for a variant (a path that itself holds '#' and names an existing
+// file is taken whole).
+Result<std::unique_ptr<ConvSut>> LoadPluginSut(const std::string& spec);
 
 // The plugin's view of a problem: every field, unused spatial entries set to 1 (sizes, stride,
 // dilation) or 0 (padding), output pre-computed, struct_size = sizeof(convparity_problem).

@@ -204,7 +204,7 @@ for plugin in text:"$tmp/text-plugin.so" libm:"$libm" missing:"$tmp/no-such.so" 
   abi999:"$abi999" no-entry:"$no_entry"; do
   name=${plugin%%:*} path=${plugin#*:}
   case $name in
-    abi999) pattern='ABI version 999, this convparity speaks 1' ;;
+    abi999) pattern='ABI version 999, this convparity speaks 1 to 2' ;;
     libm | no-entry) pattern='not a convparity plugin' ;;
     *) pattern='cannot load' ;;
   esac

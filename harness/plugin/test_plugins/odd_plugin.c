@@ -6,8 +6,19 @@
  *   NULL_FUNCTION  declares backward-weight but has no function for it
  *   NO_NAME        an empty name
  *   DECLINING      well-formed: forward and backward-data only; forward returns
- *                  CONVPARITY_UNSUPPORTED (with a message), backward-data returns 42 */
+ *                  CONVPARITY_UNSUPPORTED (with a message), backward-data returns 42
+ *   V1             a well-formed ABI-1 plugin (the naive convolution) whose table is followed by
+ *                  garbage where version 2 has its fields: a loader must not read them
+ *   VARIANT_COUNT  ABI 2, variant_count -1
+ *   VARIANT_NULL   ABI 2, two variants but variant_names is NULL
+ *   VARIANT_NAME   ABI 2, a variant named "a b"
+ *   VARIANT_TWICE  ABI 2, two variants named "fast" */
+#include <stdint.h>
+
 #include "convparity_plugin.h"
+#if defined(ODD_PLUGIN_V1)
+#include "examples/naive_conv.h"
+#endif
 
 #if defined(ODD_PLUGIN_NO_ENTRY)
 
@@ -15,6 +26,7 @@ CONVPARITY_PLUGIN_VISIBLE int not_a_convparity_plugin(void) { return 0; }
 
 #else
 
+#if !defined(ODD_PLUGIN_V1)
 static int decline(const convparity_problem* p, const float* input, const float* weight,
                    const float* bias, float* output) {
   return CONVPARITY_UNSUPPORTED;
@@ -24,11 +36,14 @@ static int fail(const convparity_problem* p, const float* grad_output, const flo
                 float* grad_input) {
   return 42;
 }
+#endif
 
 static const char* message(void) { return "this plugin declines everything"; }
 
 #if defined(ODD_PLUGIN_ABI_999)
 #define ODD_VERSION 999
+#elif defined(ODD_PLUGIN_V1)
+#define ODD_VERSION 1
 #else
 #define ODD_VERSION CONVPARITY_PLUGIN_ABI_VERSION
 #endif
@@ -39,14 +54,37 @@ static const char* message(void) { return "this plugin declines everything"; }
 #define ODD_NAME "odd"
 #endif
 
-#if defined(ODD_PLUGIN_NULL_FUNCTION)
+#if defined(ODD_PLUGIN_NULL_FUNCTION) || defined(ODD_PLUGIN_V1)
 #define ODD_DIRECTIONS CONVPARITY_ALL_DIRECTIONS
 #else
 #define ODD_DIRECTIONS (CONVPARITY_FORWARD | CONVPARITY_BACKWARD_DATA)
 #endif
 
+#if defined(ODD_PLUGIN_V1)
+/* Where version 2 appends its fields, bytes no plugin of version 1 promises: a count that fails
+ * every check, and pointers that crash when followed. */
+#define ODD_VERSION_2_FIELDS \
+  -1234567, (const char* const*)(uintptr_t)0x10, (void (*)(convparity_run_notes*))(uintptr_t)0x10
+#define ODD_FUNCTIONS naive_forward, naive_backward_data, naive_backward_weight
+#else
+#define ODD_FUNCTIONS decline, fail, NULL
+#if defined(ODD_PLUGIN_VARIANT_COUNT)
+#define ODD_VERSION_2_FIELDS -1, NULL, NULL
+#elif defined(ODD_PLUGIN_VARIANT_NULL)
+#define ODD_VERSION_2_FIELDS 2, NULL, NULL
+#elif defined(ODD_PLUGIN_VARIANT_NAME)
+static const char* const kNames[] = {"fast", "a b"};
+#define ODD_VERSION_2_FIELDS 2, kNames, NULL
+#elif defined(ODD_PLUGIN_VARIANT_TWICE)
+static const char* const kNames[] = {"fast", "fast"};
+#define ODD_VERSION_2_FIELDS 2, kNames, NULL
+#else
+#define ODD_VERSION_2_FIELDS 0, NULL, NULL
+#endif
+#endif
+
 static const convparity_plugin kPlugin = {
-    ODD_VERSION, ODD_NAME, ODD_DIRECTIONS, decline, fail, NULL, message,
+    ODD_VERSION, ODD_NAME, ODD_DIRECTIONS, ODD_FUNCTIONS, message, ODD_VERSION_2_FIELDS,
 };
 
 CONVPARITY_PLUGIN_EXPORT const convparity_plugin* convparity_plugin_entry(void) {
