@@ -185,6 +185,7 @@ CaseOutcome DrawOutcome(const ConvCase& c, bool discrepancy) {
   j.worst = DrawElement(shape);
   o.timing = {*rc::gen::inRange(0, 100) / 1e3, *rc::gen::inRange(0, 100) / 1e3,
               *rc::gen::inRange(0, 100) / 1e3, *rc::gen::inRange(0, 100) / 1e3};
+  if (*rc::gen::inRange(0, 3) == 0) o.notes = RunNotes{*GenText(), *rc::gen::arbitrary<bool>()};
   return o;
 }
 
@@ -328,6 +329,10 @@ TEST(ReportsSchemas, EveryEmittedFileValidatesAndTheCaseSchemaAgreesWithTheReade
   reports.push_back(bad_report);
   const std::string nan_report = dir.Write("nan_report.json", "{\"schema\": NaN}");
   reports.push_back(nan_report);
+  report = ReportJson(findings[0], kTool, "x.json");
+  report["original"]["run"] = {{"implementation", "jit:avx2"}, {"inexact", 1}};
+  const std::string bad_run = dir.Write("bad_run.json", report.dump());
+  reports.push_back(bad_run);
   json summary = SummaryJson(merged, kTool);
   summary["coverage"]["tags"].erase("rank1");
   const std::string bad_summary = dir.Write("bad_summary.json", summary.dump());
@@ -346,8 +351,9 @@ TEST(ReportsSchemas, EveryEmittedFileValidatesAndTheCaseSchemaAgreesWithTheReade
 
   invalid = Invalid(*python, "report.schema.json", reports, &code);
   EXPECT_EQ(code, 1);
-  EXPECT_EQ(invalid.size(), 2u) << testing::PrintToString(invalid);
+  EXPECT_EQ(invalid.size(), 3u) << testing::PrintToString(invalid);
   EXPECT_EQ(invalid[bad_report].rfind("$.metrics.max_abs_error: ", 0), 0u) << invalid[bad_report];
+  EXPECT_EQ(invalid[bad_run].rfind("$.original.run.inexact: ", 0), 0u) << invalid[bad_run];
   EXPECT_NE(invalid[nan_report].find("not valid JSON"), std::string::npos) << invalid[nan_report];
 
   invalid = Invalid(*python, "summary.schema.json", summaries, &code);

@@ -133,6 +133,17 @@ TEST(ReportJson, HoldsEveryFieldOfInterfacesMd) {
   EXPECT_NE(r["python"].get<std::string>().find("F.conv_transpose3d("), std::string::npos);
 }
 
+TEST(ReportJson, RunNotesAppearOnlyWhenTheSutSaidSomething) {
+  Finding f = MakeFinding();
+  EXPECT_FALSE(ReportJson(f, kTool, "").contains("run"));
+  EXPECT_FALSE(ReportJson(f, kTool, "")["original"].contains("run"));
+  f.outcome.notes = RunNotes{"jit_wino_4x3:avx512_core", true};
+  f.original_outcome.notes = RunNotes{"gemm:jit", false};
+  const json r = ReportJson(f, kTool, "");
+  EXPECT_EQ(r["run"], (json{{"implementation", "jit_wino_4x3:avx512_core"}, {"inexact", true}}));
+  EXPECT_EQ(r["original"]["run"], (json{{"implementation", "gemm:jit"}, {"inexact", false}}));
+}
+
 TEST(ReportJson, NonFiniteNumbersAreStringsSoTheTextIsJson) {
   const json r = ReportJson(MakeFinding(), kTool, "c.json");
   const json& m = r["metrics"];
