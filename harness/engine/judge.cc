@@ -41,7 +41,23 @@ bool IsPoison(float v) {
 }
 
 Comparison ComparisonFor(Fill fill, bool inexact_result) {
-  return fill == Fill::kExact && !inexact_result ? Comparison::kBitwise : Comparison::kErrorBound;
+  if (inexact_result) return Comparison::kPlaneErrorBound;
+  return fill == Fill::kExact ? Comparison::kBitwise : Comparison::kErrorBound;
+}
+
+// The largest magnitude of each element's plane (its first two logical indices), element by
+// element.
+std::vector<double> PlaneMaxima(const Shape& shape, const std::vector<double>& magnitude) {
+  int64_t plane = 1;
+  for (size_t d = 2; d < shape.size(); ++d) plane *= shape[d];
+  std::vector<double> maxima(magnitude.size());
+  for (size_t start = 0; start < magnitude.size(); start += static_cast<size_t>(plane)) {
+    const size_t end = std::min(magnitude.size(), start + static_cast<size_t>(plane));
+    double m = 0;
+    for (size_t i = start; i < end; ++i) m = std::max(m, magnitude[i]);
+    for (size_t i = start; i < end; ++i) maxima[i] = m;
+  }
+  return maxima;
 }
 
 Judgement Judge(const Shape& reference_shape, const std::vector<double>& reference,
@@ -49,6 +65,11 @@ Judgement Judge(const Shape& reference_shape, const std::vector<double>& referen
                 int64_t reduction_length, const ErrorBound& bound) {
   Judgement j;
   const bool exact = comparison == Comparison::kBitwise;
+  const bool plane = comparison == Comparison::kPlaneErrorBound;
+  const std::vector<double> plane_maxima =
+      plane ? PlaneMaxima(reference_shape, magnitude) : std::vector<double>{};
+  ErrorBound inexact = bound;
+  inexact.c = bound.c_inexact;
   if (got.shape != reference_shape || got.values.size() != reference.size()) {
     j.verdict = Verdict::kShapeMismatch;
     return j;
@@ -66,7 +87,9 @@ Judgement Judge(const Shape& reference_shape, const std::vector<double>& referen
     // NOTE: exact mode compares values, so +0 and -0 are equal; a NaN never is.
     double error = std::fabs(static_cast<double>(got_f) - expected);
     if (std::isnan(error)) error = INFINITY;
-    const double limit = exact ? 0.0 : bound.Of(magnitude[i], reduction_length);
+    const double limit = exact   ? 0.0
+                         : plane ? inexact.Of(plane_maxima[i], reduction_length)
+                                 : bound.Of(magnitude[i], reduction_length);
     const bool mismatch = !(error <= limit);
     const double use = error == 0 ? 0.0 : (limit > 0 ? error / limit : INFINITY);
     j.max_abs_error = std::max(j.max_abs_error, error);

@@ -66,5 +66,30 @@ TEST(Judge, MostlyZeroReferenceIsMistrustedButFailuresStillFail) {
   EXPECT_EQ(Judge(kShape, some, {}, Got({0, 0, 1, 5}), Fill::kExact, 1).verdict, Verdict::kPassed);
 }
 
+TEST(Judge, AnInexactResultIsBoundByTheLargestMagnitudeOfItsPlaneOnly) {
+  // Two planes (1, 2, 2): element 0 has a tiny magnitude beside a large one, plane 1 has none.
+  const Shape shape{1, 2, 2};
+  const std::vector<double> ref{1, 1, 1, 1}, mag{1, 1000, 1, 1};
+  const ErrorBound bound;
+  const float off = static_cast<float>(1 + 8 * bound.unit_roundoff * 1000);
+  auto judge = [&](std::vector<float> got, Comparison comparison) {
+    return Judge(shape, ref, mag, HostTensor{shape, std::move(got)}, comparison, 1, bound);
+  };
+  // Beyond element 0's own bound, within its plane's.
+  EXPECT_EQ(judge({off, 1, 1, 1}, Comparison::kErrorBound).verdict, Verdict::kFailed);
+  const Judgement in_plane = judge({off, 1, 1, 1}, Comparison::kPlaneErrorBound);
+  EXPECT_EQ(in_plane.verdict, Verdict::kPassed);
+  ASSERT_TRUE(in_plane.worst);
+  EXPECT_DOUBLE_EQ(in_plane.worst->bound,
+                   bound.c_inexact * bound.unit_roundoff * 1000 + bound.floor);
+  // Plane 1 has no large magnitude to hide the same error behind.
+  EXPECT_EQ(judge({1, 1, off, 1}, Comparison::kPlaneErrorBound).verdict, Verdict::kFailed);
+  // The fills' comparisons, and an inexact result's whatever the fill.
+  EXPECT_EQ(ComparisonFor(Fill::kExact, false), Comparison::kBitwise);
+  EXPECT_EQ(ComparisonFor(Fill::kWide, false), Comparison::kErrorBound);
+  EXPECT_EQ(ComparisonFor(Fill::kExact, true), Comparison::kPlaneErrorBound);
+  EXPECT_EQ(ComparisonFor(Fill::kUniform, true), Comparison::kPlaneErrorBound);
+}
+
 }  // namespace
 }  // namespace convparity
