@@ -28,6 +28,14 @@ std::string CaseLine(const ConvCase& c) {
   return CaseTitle(c) + " " + c.sut + " " + FillName(c.fill) + " seed=" + std::to_string(c.seed);
 }
 
+// " [jit:avx2]", " [jit_wino_4x3:avx512_core, inexact]" or "": what the SUT said about its run.
+std::string NotesText(const RunNotes& notes) {
+  if (notes.empty()) return "";
+  std::string text = notes.implementation;
+  if (notes.inexact) text += std::string(text.empty() ? "" : ", ") + "inexact";
+  return " [" + text + "]";
+}
+
 void PrintDetail(const CaseOutcome& out) {
   const Judgement& j = out.judgement;
   if (!IsDiscrepancy(out.verdict) || !j.first) return;
@@ -111,8 +119,8 @@ int RunRepro(const std::vector<std::string>& args, const CommonFlags& f) {
       return Fail(Status::Invalid(CaseDescriptor(cases[i].problem, cases[i].direction) + ": " +
                                   out.reason));
     discrepancy |= IsDiscrepancy(out.verdict);
-    std::printf("%s: %s%s%s\n", CaseLine(cases[i]).c_str(), VerdictName(out.verdict),
-                out.reason.empty() ? "" : ": ", out.reason.c_str());
+    std::printf("%s: %s%s%s%s\n", CaseLine(cases[i]).c_str(), VerdictName(out.verdict),
+                NotesText(out.notes).c_str(), out.reason.empty() ? "" : ": ", out.reason.c_str());
     PrintDetail(out);
   }
   return discrepancy ? kExitDiscrepancy : kExitParity;

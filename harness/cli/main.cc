@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/suts/adapter_suts.h"
 #include "harness/engine/campaign.h"
 #include "harness/engine/case_runner.h"
 #include "harness/engine/check_case.h"
@@ -165,6 +166,9 @@ int Main(int argc, char** argv) {
   for (const CLI::App* sub : app.get_subcommands())  // merge has no --max-macs
     if (const CLI::Option* opt = sub->get_option_no_throw("--max-macs"))
       max_macs_given |= opt->count() > 0;
+  Result<std::vector<std::string>> suts = ExpandAdapterSuts(flags.suts);  // onednn#all → members
+  if (!suts.ok()) return Fail(suts.status());
+  flags.suts = std::move(suts).value();
   ProcessLimits() = LimitsFor(flags, max_macs_given);
   if (Status st = ExportLimitsToWorkers(ProcessLimits()); !st.ok()) return Fail(st);
   if (Status st = ConfigureSuts(flags); !st.ok()) return Fail(st);

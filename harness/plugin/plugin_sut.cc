@@ -38,6 +38,18 @@ static_assert(sizeof(convparity_run_notes) == 16, "convparity_run_notes is ABI")
 
 using EntryFn = const convparity_plugin* (*)();
 
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
 constexpr int32_t kOldestAbiVersion = 1;
 constexpr size_t kMaxNameBytes = 128;
 constexpr size_t kMaxMessageBytes = 200;
@@ -201,7 +213,9 @@ Result<std::unique_ptr<PluginSut>> PluginSut::Load(const std::string& path,
   dlerror();  // clears an error left by someone else
   // RTLD_NOW: an unresolved symbol is a load error now, not a crash in the middle of a case.
   // RTLD_LOCAL: the plugin's symbols cannot interpose on ours or another plugin's.
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  int flags = RTLD_NOW | RTLD_LOCAL;
+  if (options.deep_bind && !kAddressSanitizer) flags |= RTLD_DEEPBIND;
+  void* handle = dlopen(path.c_str(), flags);
   if (handle == nullptr) return Status::Invalid(where + ": cannot load: " + DlError(path));
   auto close = [&](Status st) {
     dlclose(handle);

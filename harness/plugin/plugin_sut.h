@@ -27,12 +27,18 @@ inline constexpr char kPluginSutPrefix[] = "plugin:";
 // Separates a SUT's name from the name of a plugin variant: "onednn#2", "plugin:./libfoo.so#fast".
 inline constexpr char kVariantSeparator = '#';
 
+struct PluginSutOptions {
+  std::string variant;   // "" the plugin itself, else one of its variant_names
+  std::string sut_name;  // what name() returns; "" for "plugin:<path>[#<variant>]"
+  // RTLD_DEEPBIND: the plugin's own dependencies come before the libraries this process loaded,
+  // so that an adapter uses the library it was built against even when LibTorch loaded another
+  // version of it. Ignored under AddressSanitizer, which does not support it.
+  bool deep_bind = false;
+};
+
 class PluginSut : public ConvSut {
  public:
-  struct Options {
-    std::string variant;   // "" the plugin itself, else one of its variant_names
-    std::string sut_name;  // what name() returns; "" for "plugin:<path>[#<variant>]"
-  };
+  using Options = PluginSutOptions;
 
   // Loads the library at `path` (dlopen's rules: a path without '/' is searched for, so write
   // ./libfoo.so for one in the current directory) and checks its table: entry symbol, ABI version

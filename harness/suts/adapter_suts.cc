@@ -20,6 +20,7 @@ class AdapterSut : public ConvSut {
   Status Run(const ConvProblem& p, Direction d, const ConvBuffers& buffers) override {
     return plugin_->Run(p, d, buffers);
   }
+  RunNotes LastRunNotes() const override { return plugin_->LastRunNotes(); }
 
  private:
   std::string name_;
@@ -30,19 +31,46 @@ std::string PathOf(const AdapterSutInfo& adapter) {
   return AdapterDirectory() + "/" + adapter.library;
 }
 
-Result<std::unique_ptr<PluginSut>> LoadAdapter(const std::string& name) {
+// The adapter a SUT name belongs to, and the variant it names ("" for the adapter itself).
+const AdapterSutInfo* Split(const std::string& name, std::string* variant) {
   for (const AdapterSutInfo& a : AdapterSuts()) {
-    if (a.name != name) continue;
-    const std::string path = PathOf(a);
-    if (!AdapterBuilt(a))
-      return Status::Invalid("adapter '" + name + "' is not built here: " + path +
-                             " does not exist (adapters are built when their library is found; "
-                             "scripts/setup.sh installs them)");
-    Result<std::unique_ptr<PluginSut>> plugin = PluginSut::Load(path);
-    if (!plugin.ok()) return plugin.status().WithContext("adapter " + name);
-    return plugin;
+    if (a.name == name) {
+      variant->clear();
+      return &a;
+    }
+    const std::string prefix = a.name + kVariantSeparator;
+    if (a.variants && name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0) {
+      *variant = name.substr(prefix.size());
+      return &a;
+    }
   }
-  return Status::Invalid("unknown adapter '" + name + "'");
+  return nullptr;
+}
+
+// `variant` "" loads the adapter itself; kAllMembers loads it too (to ask for its variants).
+Result<std::unique_ptr<PluginSut>> LoadAdapter(const std::string& name) {
+  std::string variant;
+  const AdapterSutInfo* a = Split(name, &variant);
+  if (a == nullptr) return Status::Invalid("unknown adapter '" + name + "'");
+  const std::string path = PathOf(*a);
+  if (!AdapterBuilt(*a))
+    return Status::Invalid("adapter '" + a->name + "' is not built here: " + path +
+                           " does not exist (adapters are built when their library is found; "
+                           "scripts/setup.sh installs them)");
+  PluginSutOptions options;
+  options.variant = variant == kAllMembers ? "" : variant;
+  options.sut_name = name;
+  options.deep_bind = a->deep_bind;
+  Result<std::unique_ptr<PluginSut>> plugin = PluginSut::Load(path, options);
+  if (!plugin.ok()) return plugin.status().WithContext("adapter " + name);
+  return plugin;
+}
+
+std::string DescribeOneDnnVariant(const std::string& variant) {
+  if (variant == "winograd")
+    return "oneDNN's Winograd algorithm where it has one (inexact: judged within the plane bound)";
+  return "oneDNN's implementation number " + variant +
+         " of those that accept the problem, in its order of preference";
 }
 
 }  // namespace
@@ -58,6 +86,10 @@ const std::vector<AdapterSutInfo>& AdapterSuts() {
       {"armnn", "armnn", "libconvparity_armnn.so",
        "Arm NN's Convolution2d, DepthwiseConvolution2d and TransposeConvolution2d on its CpuRef "
        "backend, NCHW and NHWC, forward, 1-D and 2-D"},
+      {"onednn", "onednn", "libconvparity_onednn.so",
+       "oneDNN's convolution and deconvolution primitives, every direction, 1-3-D: its first "
+       "choice of implementation (adapters/onednn)",
+       /*variants=*/true, DescribeOneDnnVariant, /*deep_bind=*/true},
   };
   return adapters;
 }
@@ -68,13 +100,26 @@ SutFamily AdapterFamily(const std::string& family) {
     if (a.family == family) members.push_back(a.name);
   SutFamily f;
   f.name = family;
-  f.owns = OwnsOneOf(members);
+  f.owns = [family](const std::string& sut) {
+    std::string variant;
+    const AdapterSutInfo* a = Split(sut, &variant);
+    return a != nullptr && a->family == family;
+  };
   f.make = MakeAdapterSut;
   f.list = [family] {
     std::vector<SutListing> all;
-    for (const AdapterSutInfo& a : AdapterSuts())
-      if (a.family == family)
-        all.push_back({a.name, a.description + (AdapterBuilt(a) ? "" : " (not built here)")});
+    for (const AdapterSutInfo& a : AdapterSuts()) {
+      if (a.family != family) continue;
+      all.push_back({a.name, a.description + (AdapterBuilt(a) ? "" : " (not built here)")});
+      if (!a.variants || !AdapterBuilt(a)) continue;
+      Result<std::unique_ptr<PluginSut>> plugin = LoadAdapter(a.name);
+      if (!plugin.ok()) continue;
+      for (const std::string& v : (*plugin)->variant_names())
+        all.push_back({a.name + kVariantSeparator + v,
+                       a.describe_variant ? a.describe_variant(v) : "variant " + v});
+      all.push_back({a.name + kVariantSeparator + kAllMembers,
+                     "every member of " + a.name + " above (for --sut)"});
+    }
     return all;
   };
   return f;
@@ -82,6 +127,7 @@ SutFamily AdapterFamily(const std::string& family) {
 
 SutFamily XnnpackFamily() { return AdapterFamily("xnnpack"); }
 SutFamily ArmnnFamily() { return AdapterFamily("armnn"); }
+SutFamily OneDnnFamily() { return AdapterFamily("onednn"); }
 
 std::string AdapterDirectory() {
   const std::string exe = SelfExecutable();
@@ -95,12 +141,15 @@ bool AdapterBuilt(const AdapterSutInfo& adapter) {
 }
 
 bool IsAdapterSutName(const std::string& name) {
-  for (const AdapterSutInfo& a : AdapterSuts())
-    if (a.name == name) return true;
-  return false;
+  std::string variant;
+  return Split(name, &variant) != nullptr;
 }
 
 Result<std::unique_ptr<ConvSut>> MakeAdapterSut(const std::string& name) {
+  std::string variant;
+  if (Split(name, &variant) != nullptr && variant == kAllMembers)
+    return Status::Invalid("'" + name + "' names every member of an adapter: give it to --sut, "
+                           "not to a case");
   Result<std::unique_ptr<PluginSut>> plugin = LoadAdapter(name);
   if (!plugin.ok()) return plugin.status();
   return std::unique_ptr<ConvSut>(new AdapterSut(name, std::move(plugin).value()));
@@ -113,6 +162,24 @@ Result<std::vector<Direction>> AdapterDirections(const std::string& name) {
   for (Direction d : AllDirections())
     if ((*plugin)->Implements(d)) directions.push_back(d);
   return directions;
+}
+
+Result<std::vector<std::string>> ExpandAdapterSuts(const std::vector<std::string>& names) {
+  std::vector<std::string> expanded;
+  for (const std::string& name : names) {
+    std::string variant;
+    const AdapterSutInfo* a = Split(name, &variant);
+    if (a == nullptr || variant != kAllMembers) {
+      expanded.push_back(name);
+      continue;
+    }
+    Result<std::unique_ptr<PluginSut>> plugin = LoadAdapter(a->name);
+    if (!plugin.ok()) return plugin.status();
+    expanded.push_back(a->name);
+    for (const std::string& v : (*plugin)->variant_names())
+      expanded.push_back(a->name + kVariantSeparator + v);
+  }
+  return expanded;
 }
 
 }  // namespace convparity

@@ -17,10 +17,18 @@
 namespace convparity {
 
 struct AdapterSutInfo {
-  std::string family;       // the library: xnnpack, armnn
+  std::string family;       // the library: xnnpack, armnn, onednn
   std::string name;         // the SUT name: what `--sut` takes and case files record
   std::string library;      // the plugin's file name in AdapterDirectory()
   std::string description;  // for `convparity list`
+  // ABI 2 variants (convparity_plugin.h): "<name>#<variant>" runs one, "<name>#all" (for --sut
+  // only) stands for the plugin and all of them.
+  bool variants = false;
+  // What a variant runs, for `convparity list`.
+  std::string (*describe_variant)(const std::string& variant) = nullptr;
+  // RTLD_DEEPBIND (PluginSutOptions): the library LibTorch links too (oneDNN) must be the one the
+  // adapter was built against, not the process's.
+  bool deep_bind = false;
 };
 const std::vector<AdapterSutInfo>& AdapterSuts();
 
@@ -33,11 +41,17 @@ std::string AdapterDirectory();
 // Whether the adapter's plugin is there (it is built only when its library was found).
 bool AdapterBuilt(const AdapterSutInfo& adapter);
 
+// "onednn#all": every member of an adapter with variants (ExpandAdapterSuts).
+inline constexpr char kAllMembers[] = "all";
+
+// An adapter's name, or "<name>#<variant>" of an adapter with variants ("#all" included).
 bool IsAdapterSutName(const std::string& name);
 // Loads the adapter named `name`. Invalid, in one line, when it is not built here.
 Result<std::unique_ptr<ConvSut>> MakeAdapterSut(const std::string& name);
 // The directions the adapter implements (it is loaded to ask), for `convparity list --json` and
 // the nightly campaign, which runs each adapter in its own directions only.
 Result<std::vector<Direction>> AdapterDirections(const std::string& name);
+// Replaces each "<name>#all" by the adapter itself and its variants, in order; other names stay.
+Result<std::vector<std::string>> ExpandAdapterSuts(const std::vector<std::string>& names);
 
 }  // namespace convparity

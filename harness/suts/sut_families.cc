@@ -13,7 +13,8 @@ namespace convparity {
 const std::vector<SutFamily>& SutFamilies() {
   static const std::vector<SutFamily> families = {
       MappedFamily(),  DirectFamily(), TransformFamily(), KnownBugFamily(),    TorchF32Family(),
-      XnnpackFamily(), ArmnnFamily(),  PluginFamily(),    ExecAdapterFamily(), ExecFamily(),
+      XnnpackFamily(), ArmnnFamily(),  OneDnnFamily(),    PluginFamily(),      ExecAdapterFamily(),
+      ExecFamily(),
   };
   return families;
 }
