@@ -66,6 +66,14 @@ ProblemSpace SpaceOf(const CampaignOptions& o) {
   return space;
 }
 
+// The bucket of a discrepancy: its signature, and the implementation the SUT said it used, so
+// that one SUT's implementations (an adapter's jit and gemm paths) are reported apart.
+std::string SignatureOf(const ConvCase& c, const CaseOutcome& outcome) {
+  const std::string signature = BucketSignature(c, outcome.verdict);
+  return outcome.notes.implementation.empty() ? signature
+                                              : signature + "@" + outcome.notes.implementation;
+}
+
 std::vector<Direction> DirectionsOf(const CampaignOptions& o) {
   return o.directions.empty() ? AllDirections() : o.directions;
 }
@@ -198,7 +206,7 @@ class Campaign {
   // reports a new bucket at once.
   void Discrepancy(CaseRunner& runner, const DrawnCase& drawn, const ConvCase& original,
                    const CaseOutcome& outcome, int64_t index) {
-    const std::string original_signature = BucketSignature(original, outcome.verdict);
+    const std::string original_signature = SignatureOf(original, outcome);
     bool shrink;
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -210,7 +218,11 @@ class Campaign {
       std::function<bool(const ConvProblem&)> fails = [&](const ConvProblem& p) {
         ConvCase candidate = original;
         candidate.problem = p;
-        return runner.Check(candidate, {original.sut})[0].verdict == outcome.verdict;
+        // The same verdict from the same implementation: shrinking must not wander off to
+        // another of the SUT's code paths.
+        const CaseOutcome o = runner.Check(candidate, {original.sut})[0];
+        return o.verdict == outcome.verdict &&
+               o.notes.implementation == outcome.notes.implementation;
       };
       SearchOptions options;
       options.max_seconds = o_.shrink_seconds;
@@ -234,8 +246,7 @@ class Campaign {
     }
     std::lock_guard<std::mutex> lock(mu_);
     // Unshrunk repeats go where the shrunk ones of the same original signature went.
-    f.bucket =
-        shrink ? BucketSignature(f.minimized, f.outcome.verdict) : landed_[original_signature];
+    f.bucket = shrink ? SignatureOf(f.minimized, f.outcome) : landed_[original_signature];
     if (f.bucket.empty()) f.bucket = original_signature;
     if (shrink) landed_[original_signature] = f.bucket;
     const bool is_new = summary_.buckets.count(f.bucket) == 0;

@@ -69,7 +69,7 @@ TEST(IsolatedRunner, CasesInFlightSurviveACrashAndAHangBeforeThem) {
   std::unique_ptr<CaseRunner> isolated = MakeIsolatedRunner(CONVPARITY_EXE, 1.0);
   std::unique_ptr<CaseRunner> local = MakeInProcessRunner();
   const std::vector<std::string> descriptors{
-      "fwd:1d_ic1_oc1_i4_k2",        "fwd:2d_g2_ic2_oc2_i3x3_k1x1",  // crashes (groups > 1)
+      "fwd:1d_ic1_oc1_i4_k2",         "fwd:2d_g2_ic2_oc2_i3x3_k1x1",  // crashes (groups > 1)
       "bwd_data:1d_ic3_oc2_i9_k3_d2", "fwd:1d_ic1_oc1_i4_k1_s3",      // hangs (stride 3)
       "fwd:t1d_ic2_oc2_i5_k3_s2_op1", "bwd_weight:2d_ic2_oc3_i4x4_k2x2"};
   const std::vector<std::string> suts{"direct", kCrashing, "known-bug:tvm-7912"};
@@ -141,6 +141,26 @@ TEST(Campaign, ACrashingSutDoesNotEndTheCampaign) {
   bool crashed = false;
   for (const auto& [signature, bucket] : s->buckets) crashed |= bucket.verdict == "crashed";
   EXPECT_TRUE(crashed);
+}
+
+TEST(Campaign, ABucketNamesTheImplementationTheSutSaidItUsed) {
+  CampaignOptions o = SmallCampaign();
+  o.max_cases = 6;
+  o.shrink_seconds = 2;
+  o.suts = {std::string("plugin:") + CONVPARITY_INEXACT_PLUGIN + "#beyond"};  // fails every case
+  o.directions = {Direction::kForward};
+  std::vector<Finding> reported;
+  CampaignHooks hooks;
+  hooks.on_new_bucket = [&](const Finding& f) { reported.push_back(f); };
+  Result<CampaignSummary> s = RunCampaign(o, hooks);
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  ASSERT_FALSE(reported.empty());
+  for (const Finding& f : reported) {
+    EXPECT_EQ(f.outcome.notes, (RunNotes{"noise-beyond", true}));
+    const std::string suffix = "@noise-beyond";
+    ASSERT_GE(f.bucket.size(), suffix.size());
+    EXPECT_EQ(f.bucket.substr(f.bucket.size() - suffix.size()), suffix) << f.bucket;
+  }
 }
 
 TEST(Campaign, CaseIDependsOnlyOnTheSeedAndI) {
