@@ -1,6 +1,6 @@
 // The oneDNN adapter: a convparity plugin (ABI 2, convparity_plugin.h) around oneDNN's
 // convolution and deconvolution primitives, in every direction. The plugin itself runs oneDNN's
-// first choice of implementation; its variants "2" … "8" run the second to eighth implementations
+// first choice of implementation; its variants "2" … "12" run the second to twelfth implementations
 // that accept a problem, and "winograd" the Winograd algorithm where oneDNN has it. Every run names
 // the implementation used, and a Winograd result is flagged inexact. See README.md.
 #include <cstdio>
@@ -13,10 +13,12 @@
 namespace convparity_onednn {
 namespace {
 
-// The variants after the plugin itself (convparity_problem.variant 1, 2, …): oneDNN's 2nd … 8th
-// choice, then the Winograd algorithm. oneDNN 2.6 offers at most six implementations of a
-// convolution on x86-64 (brgemm, jit for AVX-512 / AVX2 / SSE4.1, gemm, reference).
-const char* const kVariantNames[] = {"2", "3", "4", "5", "6", "7", "8", "winograd"};
+// The variants after the plugin itself (convparity_problem.variant 1, 2, …): oneDNN's 2nd … 12th
+// choice, then the Winograd algorithm. oneDNN 2.6 offers up to nine implementations of one
+// convolution on x86-64 with AVX-512 (a 1×1 one: brgemm 1×1, jit 1×1 and jit for three ISAs each,
+// gemm, reference); the spare ones cost a decline each.
+const char* const kVariantNames[] = {"2", "3", "4",  "5",  "6",  "7",
+                                     "8", "9", "10", "11", "12", "winograd"};
 constexpr int kVariantCount = sizeof kVariantNames / sizeof kVariantNames[0];
 constexpr int kWinogradVariant = kVariantCount;
 

@@ -125,7 +125,7 @@ TEST(OneDnnAdapter, WhatOneDnnCannotExpressIsDeclinedWithAReason) {
                   .find("needs padding_r -2 in dimension 0, but oneDNN accepts no less than "
                         "-(stride - 1) = -1"),
               std::string::npos);
-  EXPECT_NE(SkipReason("2d_ic16_oc16_i8_k3_p1", Direction::kForward, "onednn#8")
+  EXPECT_NE(SkipReason("2d_ic16_oc16_i8_k3_p1", Direction::kForward, "onednn#12")
                 .find("implementations of oneDNN accept this problem"),
             std::string::npos);
   EXPECT_NE(SkipReason("1d_ic2_oc2_i8_k3", Direction::kForward, "onednn#winograd")
