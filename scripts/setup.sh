@@ -2,7 +2,7 @@
 # Installs what convparity needs from Debian 12's packages, and the npm packages of the exec:
 # adapters. Idempotent: installs only what is missing.
 # The adapters' libraries (adapters/): XNNPACK with pthreadpool (its header includes pthreadpool.h),
-# Arm NN with its CpuRef backend (a separate package: the backend Arm NN runs on x86-64).
+# Arm NN with its CpuRef backend (a separate package: the backend Arm NN runs on x86-64), oneDNN.
 # The python3 packages serve the tests (schema validation, the reports' PyTorch snippets), the
 # benchmark against a Hypothesis property and the exec: reference SUT (numpy); they use Debian's
 # /usr/bin/python3.
@@ -12,7 +12,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libtorch-dev librapidcheck-dev libgtest-dev nlohmann-json3-dev libcli11-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev clang-format
-  libxnnpack-dev libpthreadpool-dev libarmnn-dev libarmnn-cpuref-backend22
+  libxnnpack-dev libpthreadpool-dev libarmnn-dev libarmnn-cpuref-backend22 libdnnl-dev
   python3-jsonschema python3-torch python3-hypothesis python3-numpy
 )
 # The JavaScript adapters run on Node.js: Debian's, unless a node is installed already.

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "harness/suts/adapter_suts.h"
+#include "harness/cli/commands.h"
 #include "harness/engine/campaign.h"
 #include "harness/engine/case_runner.h"
 #include "harness/engine/check_case.h"
-#include "harness/cli/commands.h"
+#include "harness/suts/adapter_suts.h"
 #include "harness/suts/sut_config.h"
 
 namespace convparity {

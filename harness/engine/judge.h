@@ -13,9 +13,9 @@
 
 namespace convparity {
 
-// The error bound of random mode. c was chosen by measurement (tests/harness/engine/tolerance_test.cc):
-// correct kernels in four summation orders stay below it, a bfloat16 accumulator and a dropped term
-// do not.
+// The error bound of random mode. c was chosen by measurement
+// (tests/harness/engine/tolerance_test.cc): correct kernels in four summation orders stay below it,
+// a bfloat16 accumulator and a dropped term do not.
 struct ErrorBound {
   double c = 4.0;  // measured: max error/bound ≈ 0.5 over 9·10^6 elements
   // kPlaneErrorBound's c. Measured with oneDNN's Winograd (F(4,3), every direction): max bound use

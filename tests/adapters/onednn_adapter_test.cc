@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "core/descriptor.h"
-#include "harness/suts/adapter_suts.h"
 #include "harness/engine/check_case.h"
+#include "harness/suts/adapter_suts.h"
 #include "harness/suts/sut_registry.h"
 
 namespace convparity {

@@ -1,5 +1,5 @@
-/* Plugins that are wrong in one way each, for the loader's tests (tests/harness/plugin/plugin_test.cc).
- * One source, built once per kind with -DODD_PLUGIN_<KIND>:
+/* Plugins that are wrong in one way each, for the loader's tests
+ * (tests/harness/plugin/plugin_test.cc). One source, built once per kind with -DODD_PLUGIN_<KIND>:
  *   ABI_999        reports ABI version 999
  *   NO_ENTRY       a shared library without convparity_plugin_entry
  *   NULL_ENTRY     the entry returns NULL

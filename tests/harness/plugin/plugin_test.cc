@@ -19,8 +19,8 @@
 #include "core/descriptor.h"
 #include "generators/problem_gen.h"
 #include "harness/engine/check_case.h"
-#include "harness/plugin/plugin_sut.h"
 #include "harness/engine/shrink_search.h"
+#include "harness/plugin/plugin_sut.h"
 #include "plugin_paths.h"
 
 namespace convparity {
