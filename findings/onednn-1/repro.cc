@@ -46,12 +46,22 @@ int main() {
   const memory::desc wei_any({1, 1, kw}, memory::data_type::f32, tag::any);
   const memory::desc dst_any({1, 1, ow}, memory::data_type::f32, tag::any);
   const memory::dims strides{stride}, dilates{dil - 1}, padding{pad};
+#if DNNL_VERSION_MAJOR >= 3
+  // oneDNN 3 makes primitive descriptors from memory descriptors directly.
+  convolution_forward::primitive_desc hint(eng, prop_kind::forward_training,
+                                           algorithm::convolution_direct, src_any, wei_any, dst_any,
+                                           strides, dilates, padding, padding);
+  primitive_desc pd = convolution_backward_weights::primitive_desc(
+      eng, algorithm::convolution_direct, src_any, wei_any, dst_any, strides, dilates, padding,
+      padding, hint, primitive_attr(), /*allow_empty=*/true);
+#else
   convolution_forward::desc fwd(prop_kind::forward_training, algorithm::convolution_direct, src_any,
                                 wei_any, dst_any, strides, dilates, padding, padding);
   convolution_forward::primitive_desc hint(fwd, eng);
   convolution_backward_weights::desc bwd(algorithm::convolution_direct, src_any, wei_any, dst_any,
                                          strides, dilates, padding, padding);
   primitive_desc pd(&bwd.data, nullptr, eng, hint.get(), /*allow_empty=*/true);
+#endif
   if (!pd) return 77;
 
   int wrong = 0;

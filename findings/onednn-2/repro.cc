@@ -91,12 +91,21 @@ int Convolution(engine& eng, stream& s) {
   const memory::desc src_any(src_dims, dt::f32, tag::any), wei_any(wei_dims, dt::f32, tag::any),
       dst_any(dst_dims, dt::f32, tag::any);
   const memory::dims strides{sd, 1, 1}, dilates{0, 0, 0}, pad_l{front, 0, 0}, pad_r{back, 0, 0};
+#if DNNL_VERSION_MAJOR >= 3
+  convolution_forward::primitive_desc hint(eng, prop_kind::forward_training,
+                                           algorithm::convolution_direct, src_any, wei_any, dst_any,
+                                           strides, dilates, pad_l, pad_r);
+  primitive_desc pd = convolution_backward_weights::primitive_desc(
+      eng, algorithm::convolution_direct, src_any, wei_any, dst_any, strides, dilates, pad_l, pad_r,
+      hint, primitive_attr(), /*allow_empty=*/true);
+#else
   convolution_forward::desc fwd(prop_kind::forward_training, algorithm::convolution_direct, src_any,
                                 wei_any, dst_any, strides, dilates, pad_l, pad_r);
   convolution_forward::primitive_desc hint(fwd, eng);
   convolution_backward_weights::desc bwd(algorithm::convolution_direct, src_any, wei_any, dst_any,
                                          strides, dilates, pad_l, pad_r);
   primitive_desc pd(&bwd.data, nullptr, eng, hint.get(), /*allow_empty=*/true);
+#endif
   if (!pd) return -1;
   int bad = 0;
   bool avx512 = false;
@@ -126,12 +135,21 @@ int Deconvolution(engine& eng, stream& s) {
   const memory::desc src_any(src_dims, dt::f32, tag::any), wei_any(wei_dims, dt::f32, tag::any),
       dst_any(dst_dims, dt::f32, tag::any);
   const memory::dims strides{2, 1, 1}, dilates{0, 0, 0}, pad{3, 0, 0};
+#if DNNL_VERSION_MAJOR >= 3
+  deconvolution_forward::primitive_desc hint(eng, prop_kind::forward_training,
+                                             algorithm::deconvolution_direct, src_any, wei_any,
+                                             dst_any, strides, dilates, pad, pad);
+  primitive_desc pd = deconvolution_backward_weights::primitive_desc(
+      eng, algorithm::deconvolution_direct, src_any, wei_any, dst_any, strides, dilates, pad, pad,
+      hint, primitive_attr(), /*allow_empty=*/true);
+#else
   deconvolution_forward::desc fwd(prop_kind::forward_training, algorithm::deconvolution_direct,
                                   src_any, wei_any, dst_any, strides, dilates, pad, pad);
   deconvolution_forward::primitive_desc hint(fwd, eng);
   deconvolution_backward_weights::desc bwd(algorithm::deconvolution_direct, src_any, wei_any,
                                            dst_any, strides, dilates, pad, pad);
   primitive_desc pd(&bwd.data, nullptr, eng, hint.get(), /*allow_empty=*/true);
+#endif
   if (!pd) return 0;
   const Run run = RunBackwardWeights(pd, eng, s, {src_dims, dt::f32, tag::ncdhw},
                                      SmallIntegers(18, 9), {dst_dims, dt::f32, tag::ncdhw},

@@ -56,6 +56,15 @@ int main() {
   const memory::dims strides{1, 1}, dilates{0, 0}, pad_l{top, 0}, pad_r{bottom, 0};
   int wrong = 0, winograd = 0;
   for (algorithm a : {algorithm::convolution_winograd, algorithm::convolution_direct}) {
+#if DNNL_VERSION_MAJOR >= 3
+    convolution_forward::primitive_desc hint(eng, prop_kind::forward_training, a, src_any, wei_any,
+                                             dst_any, strides, dilates, pad_l, pad_r,
+                                             primitive_attr(), /*allow_empty=*/true);
+    if (!hint) continue;
+    primitive_desc pd = convolution_backward_data::primitive_desc(
+        eng, a, src_any, wei_any, dst_any, strides, dilates, pad_l, pad_r, hint, primitive_attr(),
+        /*allow_empty=*/true);
+#else
     convolution_forward::desc fwd(prop_kind::forward_training, a, src_any, wei_any, dst_any,
                                   strides, dilates, pad_l, pad_r);
     convolution_forward::primitive_desc hint(fwd, eng, /*allow_empty=*/true);
@@ -63,6 +72,7 @@ int main() {
     convolution_backward_data::desc bwd(a, src_any, wei_any, dst_any, strides, dilates, pad_l,
                                         pad_r);
     primitive_desc pd(&bwd.data, nullptr, eng, hint.get(), /*allow_empty=*/true);
+#endif
     if (!pd) continue;
     do {  // every implementation of the algorithm, in oneDNN's order of preference
       winograd += a == algorithm::convolution_winograd;
