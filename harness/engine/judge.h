@@ -20,7 +20,7 @@ struct ErrorBound {
   double c = 4.0;  // measured: max error/bound ≈ 0.5 over 9·10^6 elements
   // kPlaneErrorBound's c. Measured with oneDNN's Winograd (F(4,3), every direction): max bound use
   // 0.45 over 1.4·10^6 elements of the wide-exponent fill (backward-weight; c = 4 would fail it),
-  // at most 0.1 on the other fills (tests/parity/onednn_adapter_test.cc prints it).
+  // at most 0.1 on the other fills (tests/adapters/onednn_adapter_test.cc prints it).
   double c_inexact = 16.0;
   double unit_roundoff = 1.0 / (1 << 24);  // float32
   double floor = 1e-37;                    // absolute, for elements whose terms are all zero
@@ -38,7 +38,7 @@ bool IsPoison(float v);
 // two logical indices ((n, c) of data, (o, i) of a weight). NOTE: Winograd's transforms mix the
 // terms of a whole tile, so its error follows the magnitudes of the tile, not of the element: a
 // wide-exponent fill puts elements with a tiny A_i beside large ones and breaks the elementwise
-// bound with a correct Winograd (measured: tests/parity/onednn_adapter_test.cc).
+// bound with a correct Winograd (measured: tests/adapters/onednn_adapter_test.cc).
 enum class Comparison { kBitwise, kErrorBound, kPlaneErrorBound };
 // Exact fill is compared bitwise, random fills within the error bound, and a result the SUT says
 // came from an inexact algorithm (RunNotes::inexact) within the plane's bound, whatever the fill:

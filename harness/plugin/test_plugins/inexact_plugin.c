@@ -1,7 +1,7 @@
 /* An ABI-2 plugin that says its results are inexact, for the tests of inexact judging
- * (tests/parity/plugin_abi2_test.cc). It computes the naive convolution of naive_conv.h and then
- * perturbs every element i of the result by an amount tied to A_i, the same operation on absolute
- * values (the magnitude of convparity's error bound c*u*sqrt(K)*A_i, c = 4, u = 2^-24):
+ * (tests/harness/plugin/plugin_abi2_test.cc). It computes the naive convolution of naive_conv.h and
+ * then perturbs every element i of the result by an amount tied to A_i, the same operation on
+ * absolute values (the magnitude of convparity's error bound c*u*sqrt(K)*A_i, c = 4, u = 2^-24):
  *
  *   the plugin itself   +1.5*u*A_i on every element, flagged inexact: within the bound for every
  *                       K >= 1 (bound use <= 0.625 after rounding), yet never bitwise exact where
