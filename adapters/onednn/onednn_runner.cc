@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "guarded_memory.h"
 #include "onednn_mapping.h"
 
 namespace convparity_onednn {
@@ -82,13 +83,20 @@ Implementations NoHint(const Mapping& m, bool winograd) {
 // convolutions exist only there); the backward ones take the first forward implementation for
 // training as their hint, as oneDNN requires. Fwd, BwdData and BwdWeights are oneDNN's
 // convolution or deconvolution primitives.
+// The scratchpad is ours (Execute puts it in guarded memory).
+dnnl::primitive_attr UserScratchpad() {
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
 #if DNNL_VERSION_MAJOR >= 3
 // oneDNN 3 makes primitive descriptors from memory descriptors directly.
 template <typename Fwd, typename BwdData, typename BwdWeights>
 Implementations FindOrThrow(const Mapping& m, Direction direction, bool winograd) {
   const dnnl::algorithm a = AlgorithmOf(m, winograd);
   const memory::desc bias = m.bias ? m.bias_md : memory::desc();
-  const dnnl::primitive_attr attr;
+  const dnnl::primitive_attr attr = UserScratchpad();
   if (direction == Direction::kForward)
     return Collect(typename Fwd::primitive_desc(
         Engine(), dnnl::prop_kind::forward_inference, a, m.src, m.weights, bias, m.dst, m.strides,
@@ -111,8 +119,9 @@ template <typename Fwd, typename BwdData, typename BwdWeights>
 Implementations FindOrThrow(const Mapping& m, Direction direction, bool winograd) {
   const dnnl::algorithm a = AlgorithmOf(m, winograd);
   const memory::desc bias = m.bias ? m.bias_md : memory::desc();
-  auto iterate = [](const auto& op_desc, const_dnnl_primitive_desc_t hint) {
-    return Collect(dnnl::primitive_desc(&op_desc.data, nullptr, Engine(), hint,
+  const dnnl::primitive_attr attr = UserScratchpad();
+  auto iterate = [&attr](const auto& op_desc, const_dnnl_primitive_desc_t hint) {
+    return Collect(dnnl::primitive_desc(&op_desc.data, &attr, Engine(), hint,
                                         /*allow_empty=*/true));
   };
   if (direction == Direction::kForward)
@@ -194,25 +203,41 @@ struct Argument {
   bool output;
 };
 
+// Where oneDNN writes goes to guarded memory (adapters/common/guarded_memory.h): the outputs and
+// the scratchpad, each ending at a guard page, so that an implementation writing past a buffer
+// crashes the case that does it instead of corrupting the heap for the worker's next cases
+// (findings/onednn-2). The inputs are reordered into library memory or read where they are.
 void Execute(Implementation& impl, const std::vector<Argument>& arguments) {
   if (!impl.primitive) impl.primitive = dnnl::primitive(impl.pd);
   dnnl::stream& stream = Stream();
+  std::vector<convparity_adapter::GuardedFloats> guarded;
+  guarded.reserve(arguments.size() + 1);
+  auto guarded_memory = [&](const memory::desc& md) {
+    guarded.emplace_back((md.get_size() + sizeof(float) - 1) / sizeof(float));
+    return memory(md, Engine(), guarded.back().data());
+  };
   std::unordered_map<int, memory> args;
   std::vector<std::pair<memory, memory>> write_back;  // (primitive's, user's)
   for (const Argument& a : arguments) {
     const memory::desc wanted = impl.pd.query_md(dnnl::query::exec_arg_md, a.id);
     memory user(a.user, Engine(), const_cast<float*>(a.data));
-    if (wanted == a.user) {
-      args.emplace(a.id, user);
-      continue;
-    }
-    memory own(wanted, Engine());
-    if (a.output)
-      write_back.emplace_back(own, user);
-    else
+    if (a.output) {
+      // The user's buffer holds convparity's poison: copied in, an element the implementation
+      // leaves unwritten is still reported as unwritten.
+      memory own = guarded_memory(wanted);
       dnnl::reorder(user, own).execute(stream, user, own);
-    args.emplace(a.id, own);
+      write_back.emplace_back(own, user);
+      args.emplace(a.id, own);
+    } else if (wanted == a.user) {
+      args.emplace(a.id, user);
+    } else {
+      memory own(wanted, Engine());
+      dnnl::reorder(user, own).execute(stream, user, own);
+      args.emplace(a.id, own);
+    }
   }
+  const memory::desc scratchpad = impl.pd.scratchpad_desc();
+  if (scratchpad.get_size() > 0) args.emplace(DNNL_ARG_SCRATCHPAD, guarded_memory(scratchpad));
   impl.primitive.execute(stream, args);
   for (auto& [own, user] : write_back) dnnl::reorder(own, user).execute(stream, own, user);
   stream.wait();
