@@ -3,7 +3,7 @@
 # to another library built here (adapters/; `convparity list --json` says which are built and
 # which directions each implements), each in its own directions only, then one merged folder.
 # Layout of the out dir (default nightly-libraries/):
-#   <sut>/      each adapter's campaign (--out of convparity fuzz; ':' in a name becomes '_')
+#   <sut>/      each adapter's campaign (--out of convparity fuzz; ':' and '#' in a name become '_')
 #   merged/     convparity merge of them all: one summary.json, every report and case
 #   <sut>.log   each campaign's progress lines
 # Environment: JOBS (default 1): worker processes per campaign. Exit 1 when any campaign found a
@@ -18,12 +18,18 @@ SECONDS_PER_ADAPTER=${2:-600}
 OUT=$(mkdir -p "${3:-nightly-libraries}" && cd "${3:-nightly-libraries}" && pwd)
 JOBS=${JOBS:-1}
 
-# One line per built adapter: its name, then its directions.
+# One line per built adapter: its name, then its directions. An adapter with variants (onednn#2,
+# …) runs as one campaign over all its members (onednn#all) instead of one per member.
 adapters=$("$CONVPARITY" list --json | python3 -c '
 import json, sys
-for s in json.load(sys.stdin)["suts"]:
-    if s.get("adapter") and s.get("built") and s["directions"]:
-        print(s["name"], *s["directions"])')
+suts = [s for s in json.load(sys.stdin)["suts"]
+        if s.get("adapter") and s.get("built") and s["directions"]]
+names = {s["name"] for s in suts}
+for s in suts:
+    name = s["name"]
+    if ("#" in name and not name.endswith("#all")) or name + "#all" in names:
+        continue
+    print(name, *s["directions"])')
 if [ -z "$adapters" ]; then
   echo "nightly_libraries: no adapter is built here (scripts/setup.sh installs their libraries)" >&2
   exit 2
@@ -32,7 +38,7 @@ fi
 status=0
 runs=()
 while read -r sut directions; do
-  dir=$OUT/${sut//:/_}
+  dir=$OUT/${sut//[:#]/_}
   rm -rf "$dir"
   flags=()
   for d in $directions; do flags+=(--direction "$d"); done
