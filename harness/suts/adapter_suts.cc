@@ -148,7 +148,8 @@ bool IsAdapterSutName(const std::string& name) {
 Result<std::unique_ptr<ConvSut>> MakeAdapterSut(const std::string& name) {
   std::string variant;
   if (Split(name, &variant) != nullptr && variant == kAllMembers)
-    return Status::Invalid("'" + name + "' names every member of an adapter: give it to --sut, "
+    return Status::Invalid("'" + name +
+                           "' names every member of an adapter: give it to --sut, "
                            "not to a case");
   Result<std::unique_ptr<PluginSut>> plugin = LoadAdapter(name);
   if (!plugin.ok()) return plugin.status();
