@@ -82,7 +82,13 @@ expect 0 fuzz-ours-clean -- "$cp" fuzz --cases 60 --seed 5 --jobs 2 --out "$tmp/
 # as a malformed file, exit 1 not 2) and the summary parses.
 "$cp" fuzz --sut known-bug:tvm-7912 --sut known-bug:pytorch-19912 --time 60 --seed 9 --out "$tmp/killed" --quiet >/dev/null 2>&1 &
 victim=$!
-sleep 4
+# Killed once it has reported something (not after a fixed time: a loaded or sanitized machine may
+# take longer than that to find the first bug), while it goes on checking and writing.
+for _ in $(seq 600); do
+  [ -f "$tmp/killed/summary.json" ] && ls "$tmp/killed/corpus/"*.json >/dev/null 2>&1 && break
+  sleep 0.1
+done
+sleep 0.5
 kill -9 $victim
 wait $victim 2>/dev/null
 expect 1 killed-corpus-replays -- "$cp" check "$tmp/killed/corpus"
