@@ -41,8 +41,6 @@ std::string Quote(const std::string& s) {
   return q;
 }
 
-const char* ExpectName(Expect e) { return e == Expect::kDiscrepancy ? "discrepancy" : "parity"; }
-
 // What a value is, for "expected X, got Y" messages; numbers show their kind.
 std::string Describe(const json& v) {
   if (v.is_number_float()) return "the number " + v.dump();
@@ -364,13 +362,10 @@ Result<ConvCase> CaseFromJsonUnchecked(const json& j) {
   if (j.contains("expect")) {
     Result<std::string> s = ReadString(j["expect"], "expect");
     if (!s.ok()) return s.status();
-    if (*s == "parity") {
-      c.expect = Expect::kParity;
-    } else if (*s == "discrepancy") {
-      c.expect = Expect::kDiscrepancy;
-    } else {
-      return Status::Invalid("field 'expect' is " + Quote(*s) + ", expected parity or discrepancy");
-    }
+    Result<Verdict> v = ParseExpectedVerdict(*s);
+    if (!v.ok())
+      return Status::Invalid("field 'expect' is " + Quote(*s) + ", " + v.status().message());
+    c.expect = *v;
   }
   if (j.contains("note")) {
     Result<std::string> s = ReadString(j["note"], "note");
@@ -447,7 +442,7 @@ json CaseToJson(const ConvCase& c) {
   j["sut"] = c.sut;
   j["fill"] = FillName(c.fill);
   j["seed"] = c.seed;  // an unsigned JSON integer: nlohmann keeps all 64 bits
-  j["expect"] = ExpectName(c.expect);
+  j["expect"] = VerdictName(c.expect);
   if (!c.note.empty()) j["note"] = c.note;
   if (c.graph != GraphForm::kConv) j["graph"] = GraphFormName(c.graph);
   if (!c.transform.is_null()) j["transform"] = c.transform;

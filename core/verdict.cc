@@ -18,4 +18,17 @@ const char* VerdictName(Verdict v) {
   return "?";
 }
 
+Result<Verdict> ParseExpectedVerdict(const std::string& name) {
+  if (name == "parity") return Verdict::kPassed;
+  if (name == "discrepancy") return Verdict::kFailed;
+  std::string names;
+  for (int i = 0; i <= static_cast<int>(kLastVerdict); ++i) {
+    const Verdict v = static_cast<Verdict>(i);
+    if (v == Verdict::kInvalid) continue;
+    if (name == VerdictName(v)) return v;
+    names += std::string(names.empty() ? "" : ", ") + VerdictName(v);
+  }
+  return Status::Invalid("expected a verdict: " + names + " (or parity, discrepancy)");
+}
+
 }  // namespace convparity

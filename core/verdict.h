@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/conv_problem.h"
+#include "core/status.h"
 
 namespace convparity {
 
@@ -25,6 +26,10 @@ enum class Verdict {
 constexpr Verdict kLastVerdict = Verdict::kBrokenPromise;  // for loops over every verdict
 
 const char* VerdictName(Verdict v);  // passed, failed, shape_mismatch, unwritten, …
+// The verdict a case file's "expect" names: any verdict's name but invalid (a case that is not a
+// legal convolution proves nothing), or "parity" for passed and "discrepancy" for failed, the names
+// of case files written before `check` compared verdicts exactly.
+Result<Verdict> ParseExpectedVerdict(const std::string& name);
 // A discrepancy is what a campaign reports and shrinks.
 inline bool IsDiscrepancy(Verdict v) {
   return v == Verdict::kFailed || v == Verdict::kShapeMismatch || v == Verdict::kUnwritten ||

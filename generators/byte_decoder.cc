@@ -288,8 +288,8 @@ ConvCase DecodeCase(const uint8_t* data, size_t size, const ByteDecoderOptions& 
 }
 
 Result<std::string> EncodeCase(const ConvCase& c, const ByteDecoderOptions& options) {
-  if (c.expect != Expect::kParity)
-    return Status::Invalid("expect: the byte format carries parity cases only");
+  if (c.expect != Verdict::kPassed)
+    return Status::Invalid("expect: the byte format carries cases expected to pass only");
   if (!c.note.empty()) return Status::Invalid("note: the byte format carries no note");
   if (!c.transform.is_null())
     return Status::Invalid("transform: the byte format carries no transform");

@@ -60,7 +60,7 @@ class ByteReader {
 int ChoiceBytes(uint64_t span);
 
 // Total: any bytes give a case whose problem passes Validate() and the caps of `options`, with a
-// SUT from options.suts, expect = parity, no note and no transform; a chain only for a SUT that
+// SUT from options.suts, expect = passed, no note and no transform; a chain only for a SUT that
 // options.runs_graphs, and only when the whole block (CaseGraphMacs, the residual convolution's
 // tensors) fits the caps too. `consumed` (may be null) receives how many bytes the case took, so
 // that a caller can read more choices after it.

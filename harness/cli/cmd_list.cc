@@ -31,7 +31,8 @@ int RunList(const CommonFlags& f) {
       nlohmann::json row = {{"id", bug.id},
                             {"sut", "known-bug:" + bug.id},
                             {"reference", bug.reference},
-                            {"trigger", bug.trigger}};
+                            {"trigger", bug.trigger},
+                            {"symptom", VerdictName(bug.symptom)}};
       if (bug.kind == KnownBugKind::kTransform)
         row["transform"] = std::string(kTransformSutPrefix) + bug.pipeline;
       j["known_bugs"].push_back(std::move(row));

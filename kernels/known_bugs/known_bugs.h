@@ -10,6 +10,7 @@
 
 #include "core/conv_problem.h"
 #include "core/sut.h"
+#include "core/verdict.h"
 
 namespace convparity {
 
@@ -30,6 +31,9 @@ struct KnownBugInfo {
   KnownBugKind kind = KnownBugKind::kKernel;
   // kTransform: the pipeline it stands for, without "transform:" (e.g. "legalize@tvm-9954").
   std::string pipeline;
+  // The verdict its trigger and the case shrunk from it get, in exact and random fill: what the
+  // regression corpus expects of them (`convparity check` compares it exactly).
+  Verdict symptom = Verdict::kFailed;
 };
 
 // Kernel bugs in the order of BUGS.md, then transform bugs.

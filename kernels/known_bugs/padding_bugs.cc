@@ -206,7 +206,7 @@ std::vector<KnownBugEntry> PaddingBugs() {
            "PyTorch frontend dropped ConvTranspose's output_padding: the output is short "
            "by output_padding at the end (left unwritten)",
            "https://github.com/apache/tvm/pull/7958", "fwd:t2d_ic2_oc2_i4x4_k3x3_s2x2_p1x1_op1x1",
-           Tvm7912WrongPath}),
+           Tvm7912WrongPath, KnownBugKind::kKernel, "", Verdict::kUnwritten}),
       Entry<Tvm5758>({"tvm-5758",
                       "conv_transpose output_padding appended zero rows (then bias) instead of "
                       "extending the computed region",

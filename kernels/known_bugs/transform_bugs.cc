@@ -7,10 +7,12 @@ namespace known_bugs {
 namespace {
 
 KnownBugEntry Transform(std::string id, std::string pipeline, std::string summary,
-                        std::string trigger, std::string reference) {
+                        std::string trigger, std::string reference,
+                        Verdict symptom = Verdict::kFailed) {
   KnownBugInfo info{std::move(id), std::move(summary), std::move(reference), std::move(trigger)};
   info.kind = KnownBugKind::kTransform;
   info.pipeline = std::move(pipeline);
+  info.symptom = symptom;
   return {std::move(info), nullptr};
 }
 
@@ -24,7 +26,8 @@ std::vector<KnownBugEntry> TransformBugs() {
                 "bwd_weight:2d_g2_ic4_oc4_i5x5_k3x3", "https://github.com/apache/tvm/issues/9954"),
       Transform("tvm-6203", "lower_conv1d@tvm-6203",
                 "Conv1d lowered to Conv2d with stride and dilation on the unit axis",
-                "fwd:1d_ic1_oc1_i7_k3_s2", "https://github.com/apache/tvm/issues/6203"),
+                "fwd:1d_ic1_oc1_i7_k3_s2", "https://github.com/apache/tvm/issues/6203",
+                Verdict::kShapeMismatch),
       Transform("tvm-10294", "canonicalize_depthwise@tvm-10294",
                 "the depthwise (C, m, k…) weight read multiplier-major when canonicalized",
                 "fwd:2d_g2_ic2_oc4_i5x5_k3x3", "https://github.com/apache/tvm/issues/10294"),
@@ -32,7 +35,7 @@ std::vector<KnownBugEntry> TransformBugs() {
                 "after ConvertLayout(NHWC, HWIO) the weight layout_transforms stay in the runtime "
                 "graph",
                 "fwd:2d_ic2_oc2_i5x5_k3x3",
-                "BUGS.md: tvm-layout-fold (ConvertLayout + FoldConstant)"),
+                "BUGS.md: tvm-layout-fold (ConvertLayout + FoldConstant)", Verdict::kBrokenPromise),
   };
 }
 

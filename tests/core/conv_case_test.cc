@@ -60,6 +60,14 @@ rc::Gen<std::string> GenText() {
   return rc::gen::container<std::string>(rc::gen::inRange<char>(' ', '~' + 1));
 }
 
+// Every verdict a case can expect: all but invalid.
+rc::Gen<Verdict> GenExpectedVerdict() {
+  std::vector<Verdict> verdicts;
+  for (int i = 0; i <= static_cast<int>(kLastVerdict); ++i)
+    if (static_cast<Verdict>(i) != Verdict::kInvalid) verdicts.push_back(static_cast<Verdict>(i));
+  return rc::gen::elementOf(verdicts);
+}
+
 rc::Gen<ConvCase> GenAnyCase() {
   return rc::gen::exec([] {
     ConvCase c;
@@ -69,7 +77,7 @@ rc::Gen<ConvCase> GenAnyCase() {
         *rc::gen::elementOf(std::vector<std::string>{"direct", "im2col", "plugin:/x/libfoo.so"});
     c.fill = *rc::gen::element(Fill::kExact, Fill::kUniform, Fill::kPositive, Fill::kWide);
     c.seed = *rc::gen::arbitrary<uint64_t>();
-    c.expect = *rc::gen::element(Expect::kParity, Expect::kDiscrepancy);
+    c.expect = *GenExpectedVerdict();
     c.note = *GenText();
     c.graph = *rc::gen::element(GraphForm::kConv, GraphForm::kChain);
     if (*rc::gen::arbitrary<bool>())
@@ -242,7 +250,7 @@ TEST(CaseEquality, EveryFieldCounts) {
   others[2].sut = "im2col";
   others[3].fill = Fill::kWide;
   others[4].seed = 124;
-  others[5].expect = Expect::kDiscrepancy;
+  others[5].expect = Verdict::kFailed;
   others[6].note = "pytorch#1";
   others[7].transform = json::object();
   others[8].graph = GraphForm::kChain;
@@ -260,7 +268,7 @@ TEST(CaseJson, ExampleIsWrittenAsDocumented) {
                 "output_padding": [1, 0], "data_layout": "nhwc", "weight_layout": "iohw",
                 "bias": false, "dtype": "f32"},
     "direction": "bwd_weight", "sut": "direct", "fill": "uniform", "seed": 123,
-    "expect": "parity"})");
+    "expect": "passed"})");
   EXPECT_EQ(CaseToJson(ExampleCase()), expected) << CaseToJson(ExampleCase()).dump(2);
 }
 
@@ -289,6 +297,31 @@ TEST(CaseJson, TheGraphFormIsWrittenOnlyForChainsAndReadStrictly) {
   EXPECT_EQ(bad.status().message(), "field 'graph' is \"residual\", expected conv or chain");
 }
 
+// `check` compares verdicts exactly (INTERFACES.md): every verdict but invalid is an expectation
+// of its own, and the names of before, parity and discrepancy, are read as passed and failed.
+TEST(CaseJson, ExpectNamesAVerdictAndReadsTheOldNamesAsAliases) {
+  json j = CaseToJson(ExampleCase());
+  for (int i = 0; i <= static_cast<int>(kLastVerdict); ++i) {
+    const Verdict v = static_cast<Verdict>(i);
+    j["expect"] = VerdictName(v);
+    Result<ConvCase> r = CaseFromJson(j);
+    if (v == Verdict::kInvalid) {
+      EXPECT_FALSE(r.ok());
+      continue;
+    }
+    ASSERT_TRUE(r.ok()) << VerdictName(v) << ": " << r.status().message();
+    EXPECT_EQ(r->expect, v);
+    EXPECT_EQ(CaseToJson(*r)["expect"], VerdictName(v));
+  }
+  j["expect"] = "parity";
+  EXPECT_EQ(CaseFromJson(j)->expect, Verdict::kPassed);
+  j["expect"] = "discrepancy";
+  Result<ConvCase> old = CaseFromJson(j);
+  ASSERT_TRUE(old.ok()) << old.status().message();
+  EXPECT_EQ(old->expect, Verdict::kFailed);
+  EXPECT_EQ(CaseToJson(*old)["expect"], "failed");
+}
+
 TEST(CaseJson, MinimalCaseTakesTheDefaults) {
   Result<ConvCase> r = ParseCaseText(
       R"({"schema": "convparity.case/1", "descriptor": "bwd_data:1d_ic2_oc3_i7_k3"})");
@@ -297,7 +330,7 @@ TEST(CaseJson, MinimalCaseTakesTheDefaults) {
   EXPECT_EQ(r->sut, "direct");
   EXPECT_EQ(r->fill, Fill::kExact);
   EXPECT_EQ(r->seed, 0u);
-  EXPECT_EQ(r->expect, Expect::kParity);
+  EXPECT_EQ(r->expect, Verdict::kPassed);
   EXPECT_EQ(r->problem.kernel[0], 3);
   EXPECT_TRUE(r->transform.is_null());
   // The expanded problem alone needs only what a descriptor needs.
@@ -430,7 +463,12 @@ INSTANTIATE_TEST_SUITE_P(
             "UnknownFill", R"(+{"fill": "random"})", {"field 'fill': unknown fill \"random\""}},
         CaseErrorCase{"UnknownExpect",
                       R"(+{"expect": "maybe"})",
-                      {"field 'expect' is \"maybe\", expected parity or discrepancy"}},
+                      {"field 'expect' is \"maybe\", expected a verdict: passed, failed, "
+                       "shape_mismatch, unwritten, mistrusted, skipped, crashed, hung, "
+                       "broken_promise (or parity, discrepancy)"}},
+        CaseErrorCase{"ExpectInvalid",
+                      R"(+{"expect": "invalid"})",
+                      {"field 'expect' is \"invalid\", expected a verdict: passed, failed"}},
         CaseErrorCase{"EmptySut", R"(+{"sut": ""})", {"field 'sut' is empty"}},
         CaseErrorCase{"NoteType", R"(+{"note": 7})", {"field 'note' must be a string"}},
         CaseErrorCase{"TransformType",

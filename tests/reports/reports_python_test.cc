@@ -137,7 +137,8 @@ rc::Gen<ConvCase> GenCase() {
                                            "plugin:/opt/my libs/libconv.so", "transform:legalize");
     c.fill = *rc::gen::element(Fill::kExact, Fill::kUniform, Fill::kPositive, Fill::kWide);
     c.seed = *rc::gen::arbitrary<uint64_t>();
-    c.expect = *rc::gen::element(Expect::kParity, Expect::kDiscrepancy);
+    c.expect = *rc::gen::element(Verdict::kPassed, Verdict::kFailed, Verdict::kUnwritten,
+                                 Verdict::kCrashed, Verdict::kBrokenPromise, Verdict::kSkipped);
     if (*rc::gen::inRange(0, 3) == 0) c.note = *GenText();
     if (*rc::gen::inRange(0, 4) == 0) c.graph = GraphForm::kChain;
     if (*rc::gen::inRange(0, 6) == 0)
