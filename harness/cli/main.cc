@@ -146,6 +146,20 @@ int Main(int argc, char** argv) {
   for (CLI::App* cmd : {fuzz, repro, check, shrink, list, import, import_fuzz, export_seeds})
     AddCommonFlags(cmd, flags);
 
+  // CLI11 says only "A subcommand is required" for a missing or an unknown command.
+  if (argc < 2 || argv[1][0] != '-') {
+    std::string names;
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+      known |= argc >= 2 && sub->get_name() == argv[1];
+      if (sub->get_group().empty()) continue;  // hidden
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!known)
+      return Fail(Status::Invalid(
+          (argc < 2 ? std::string("no command") : "unknown command '" + std::string(argv[1]) + "'") +
+          "; expected one of " + names));
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
