@@ -2,14 +2,33 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "reports/json_values.h"
 
 namespace convparity {
+namespace {
+
+// Test-only: $CONVPARITY_TEST_WRITE_PAUSE_MS stops every write halfway for that long, after a line
+// on stderr naming the file, so that tests/cli/killed_campaign_test.sh can aim a kill into the
+// middle of a write (without it, all writes of a campaign take a few milliseconds of its first
+// second and no random kill lands in one).
+int TestWritePauseMs() {
+  static const int ms = [] {
+    const char* env = std::getenv("CONVPARITY_TEST_WRITE_PAUSE_MS");
+    return env ? std::clamp(std::atoi(env), 0, 60000) : 0;
+  }();
+  return ms;
+}
+
+}  // namespace
 
 Status WriteFileAtomically(const std::string& path, const std::string& content) {
   namespace fs = std::filesystem;
@@ -21,7 +40,15 @@ Status WriteFileAtomically(const std::string& path, const std::string& content) 
   const std::string temp = path + ".tmp." + std::to_string(::getpid());
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << content;
+    const int pause_ms = TestWritePauseMs();
+    const size_t first = pause_ms > 0 ? content.size() / 2 : content.size();
+    out.write(content.data(), static_cast<std::streamsize>(first));
+    if (pause_ms > 0) {
+      out.flush();
+      std::fprintf(stderr, "convparity: test pause in the middle of writing %s\n", temp.c_str());
+      std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
+    }
+    out.write(content.data() + first, static_cast<std::streamsize>(content.size() - first));
     out.flush();
     if (!out) return Status::Invalid("cannot write " + temp);
   }
