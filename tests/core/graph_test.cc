@@ -263,7 +263,10 @@ Result<std::vector<HostTensor>> InterpretForward(const ConvProblem& p, const Buf
   return Interpret(g, vars);
 }
 
-RC_GTEST_PROP(GraphForward, InterpretedForwardGraphEqualsDirectConvBitwise, ()) {
+// Plumbing: the interpreter runs a conv node on the direct kernel's own loops, so this checks that
+// the graph hands the kernel the problem, layouts and buffers it describes, not the loops (which
+// DirectParity.* and TransformSut.* check against the oracle).
+RC_GTEST_PROP(GraphForward, InterpreterRunsTheForwardGraphOnTheDirectKernelBitwise, ()) {
   const ConvProblem p = *GenProblem();
   const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
   Buffers b = MemoryBuffers(p, seed);
@@ -356,7 +359,9 @@ RC_GTEST_PROP(GraphForward, MultiplierWeightRepresentationGivesTheGroupsRepresen
 
 // conv_backward_weight of a problem's relation: ordinary problems in their own layouts, transposed
 // ones with the weight layout named in the ordinary relation (IO… ↔ OI…, graph.h's NOTE).
-RC_GTEST_PROP(GraphBackwardWeight, InterpretedConvBackwardWeightEqualsDirectWgradBitwise, ()) {
+// Plumbing, like the forward one above: the same loops on both sides; TransformSut.*BackwardWeight
+// checks them against the oracle.
+RC_GTEST_PROP(GraphBackwardWeight, InterpreterRunsConvBackwardWeightOnTheDirectKernelBitwise, ()) {
   ConvProblem p = *GenProblem();
   if (p.transposed && p.weight_layout != WeightLayout::kOI)
     p.weight_layout = WeightLayout::kIO;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <set>
@@ -184,6 +185,9 @@ TEST(Fill, OnlyTheTensorsTheDirectionReadsAreFilledWithTheirShapes) {
 
 // ---- Exact mode ---------------------------------------------------------------------------------
 
+// A constant's property is checked when it compiles: every integer up to the bound is a float32.
+static_assert(kExactSumLimit <= (int64_t{1} << 24), "exact sums must stay within float32's integers");
+
 RC_GTEST_PROP(Fill, ExactRangeKeepsEveryPartialSumBelow2To24AndIsAsWideAsAllowed, ()) {
   const ConvProblem p = *GenProblem();
   const Direction d = *rc::gen::elementOf(AllDirections());
@@ -196,7 +200,14 @@ RC_GTEST_PROP(Fill, ExactRangeKeepsEveryPartialSumBelow2To24AndIsAsWideAsAllowed
   RC_ASSERT(r.bias_range == bias);
   RC_ASSERT(r.density == 1.0);
   RC_ASSERT(k * r.data_range * r.weight_range + r.bias_range <= kExactSumLimit);
-  RC_ASSERT(kExactSumLimit < (int64_t{1} << 24));
+  // What the bound is for: the largest partial sums come out exactly in float32. Their worst case:
+  // one product 1·1 (odd, so no sum is a multiple of a power of two that float32 could round to),
+  // then every other product at its largest, all of one sign.
+  const int64_t largest = r.data_range * r.weight_range;
+  float worst = 1.0f + static_cast<float>(r.bias_range);
+  for (int64_t i = 1; i < k; ++i) worst += static_cast<float>(largest);
+  RC_ASSERT(static_cast<double>(worst) ==
+            static_cast<double>(1 + (k - 1) * largest + r.bias_range));
   // Not needlessly narrow: the next range up would break the bound.
   const int64_t up = r.data_range + 1;
   RC_ASSERT(r.data_range == kMaxExactRange || k * up * up + (bias ? up : 0) > kExactSumLimit);
@@ -366,9 +377,11 @@ TEST(Fill, WideSpansExponentsMinus8To8WithFullSignificands) {
   EXPECT_EQ(exponents, expected);
   EXPECT_NEAR(static_cast<double>(negative) / v.size(), 0.5, 0.02);
   EXPECT_NEAR(static_cast<double>(odd_significand) / v.size(), 0.5, 0.02);
-  // No overflow even for a product summed over a reduction far longer than any case's.
-  const double largest = std::ldexp(1.0, 9);
-  EXPECT_LT(largest * largest * double{1 << 24}, 3.4e38);
+  // No overflow even for the largest product drawn, summed over a reduction far longer than any
+  // case's, in float32.
+  float largest = 0;
+  for (float x : v) largest = std::max(largest, std::fabs(x));
+  EXPECT_TRUE(std::isfinite(largest * largest * static_cast<float>(1 << 24))) << largest;
 }
 
 }  // namespace

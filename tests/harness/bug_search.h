@@ -74,10 +74,11 @@ T Median(std::vector<T> v) {
 }
 
 // The search for `sut` in a campaign's default space (`space`: every rank, both kinds; all three
-// directions), for the figures of the design notes: prints, per seed and the median, how many
-// cases it took and the shrunk case. `label` starts each line.
-inline void PrintDefaultSpaceFigures(const std::string& label, const std::string& id, ConvSut& sut,
-                                     const std::string& sut_name, const ProblemSpace& space) {
+// directions): each seed must find a failure within the budget, and its shrunk case must still
+// fail. Prints, per seed and the median, how many cases it took and the shrunk case, for the
+// figures of the design notes. `label` starts each line.
+inline void SearchTheDefaultSpace(const std::string& label, const std::string& id, ConvSut& sut,
+                                  const std::string& sut_name, const ProblemSpace& space) {
   const BugSearchSpace search{space, AllDirections(), 0};
   std::function<bool(const DrawnCase&)> fails = [&](const DrawnCase& c) {
     return IsDiscrepancy(Check(c, sut, sut_name).verdict);
@@ -91,10 +92,11 @@ inline void PrintDefaultSpaceFigures(const std::string& label, const std::string
     options.max_seconds = 120;
     const SearchResult<DrawnCase> r = FindAndShrink(GenCase(search), fails, options);
     if (!r.found) {
-      std::printf("%s %-24s seed %d: not found in %lld cases, %.1f s\n", label.c_str(), id.c_str(),
-                  seed, static_cast<long long>(r.cases), r.search_seconds);
+      ADD_FAILURE() << label << " " << id << " seed " << seed << ": not found in " << r.cases
+                    << " cases, " << r.search_seconds << " s";
       continue;
     }
+    EXPECT_TRUE(fails(*r.shrunk)) << id << " seed " << seed << ": " << Describe(*r.shrunk);
     std::printf("%s %-24s seed %d: failure after %5lld cases, %7.3f s; shrunk: %s\n",
                 label.c_str(), id.c_str(), seed, static_cast<long long>(r.cases),
                 r.search_seconds, Describe(*r.shrunk).c_str());

@@ -48,8 +48,11 @@ TEST_P(ToleranceTest, CorrectOrdersStayWithinBoundAndWrongAccumulatorsAreCaught)
       ASSERT_FALSE(prep.ended) << prep.ended->reason;
       for (ConvSut* sut : correct) {
         const CaseOutcome out = RunPrepared(prep, *sut);
-        ASSERT_NE(out.verdict, Verdict::kFailed)
-            << sut->name() << " " << FillName(fill) << ": " << out.reason;
+        // A correct order agrees: passed, or mistrusted where the reference is mostly zero. Any
+        // other verdict (unwritten, crashed, skipped …) is no evidence for the bound.
+        ASSERT_TRUE(out.verdict == Verdict::kPassed || out.verdict == Verdict::kMistrusted)
+            << sut->name() << " " << FillName(fill) << ": " << VerdictName(out.verdict) << " "
+            << out.reason;
         ok.max_use = std::max(ok.max_use, out.judgement.max_bound_use);
       }
       ok.elements += static_cast<int64_t>(prep.reference.result.values.size());
@@ -70,7 +73,8 @@ TEST_P(ToleranceTest, CorrectOrdersStayWithinBoundAndWrongAccumulatorsAreCaught)
         static_cast<long long>(caught_bf16.failed_cases), static_cast<long long>(caught_bf16.cases),
         static_cast<long long>(caught_drop.failed_cases),
         static_cast<long long>(caught_drop.cases));
-    EXPECT_LT(ok.max_use, 1.0);
+    // The README's promise: correct orders stay below half the bound (c = 4 leaves that margin).
+    EXPECT_LT(ok.max_use, 0.5);
     ASSERT_GT(caught_bf16.cases, 20);
     // The few misses are cases whose lost precision is below float32 rounding noise (a dropped term
     // of 2^-8 magnitude in the wide distribution, a reduction mostly over padding): no bound can

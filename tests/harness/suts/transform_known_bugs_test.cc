@@ -84,7 +84,8 @@ std::vector<TransformBugSearch> Searches() {
       {"tvm-layout-fold", "transform:convert_layout,fold_constants@tvm-layout-fold",
        "transform:convert_layout,fold_constants",
        {space(true, true, all_ranks), {Direction::kForward}, 64},
-       [](const ConvProblem&) { return true; }},  // any conv with a constant weight
+       // A weight that ConvertLayout must transform to …IO: the transform left unfolded.
+       [](const ConvProblem& p) { return p.weight_layout != WeightLayout::kSpatialIO; }},
   };
 }
 
@@ -175,16 +176,17 @@ TEST_P(TransformKnownBugSearch, OracleParityOfThePipelineOnChainsFailsAndShrinks
 }
 
 // The same search in a campaign's default space — every rank, both kinds, all three directions —
-// for the figures of the design notes. Only prints; slower, so only with CONVPARITY_BUG_MEASURE=1.
-TEST_P(TransformKnownBugSearch, FiguresInTheDefaultSpace) {
+// found on every seed, with the figures of the design notes. Slow: not under ctest (its filter
+// leaves *InTheDefaultSpace out); scripts/nightly_fuzz.sh runs it (CONVPARITY_BUG_MEASURE=1).
+TEST_P(TransformKnownBugSearch, FoundAndShrunkInTheDefaultSpace) {
   if (!std::getenv("CONVPARITY_BUG_MEASURE")) GTEST_SKIP() << "set CONVPARITY_BUG_MEASURE=1";
   const TransformBugSearch& s = SearchFor(GetParam());
   ProblemSpace space;
   space.max_macs = 50000;
   std::unique_ptr<ConvSut> buggy = Make(s.buggy);
   ASSERT_TRUE(buggy);
-  bug_search::PrintDefaultSpaceFigures("[transform-bug default space]", s.id, *buggy, s.buggy,
-                                       space);
+  bug_search::SearchTheDefaultSpace("[transform-bug default space]", s.id, *buggy, s.buggy,
+                                    space);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllTransformBugs, TransformKnownBugSearch,

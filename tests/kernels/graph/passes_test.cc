@@ -121,7 +121,11 @@ Graph Apply(const PassInfo& pass, const Graph& g) {
 
 // ---- gradient ------------------------------------------------------------------------------
 
-RC_GTEST_PROP(Gradient, DgradAndWgradEqualTheDirectKernelBitwise, ()) {
+// Plumbing: the gradient's conv_transpose and conv_backward_weight run on the loops of the direct
+// kernel's backward directions, so this checks which ops and attributes the pass emits, not the
+// loops; TransformSut.EveryCorrectPassAgreesWithTheOracleBackward* check the gradient graphs
+// against the oracle, and GraphOracle.* the gradient by reverse accumulation in ATen.
+RC_GTEST_PROP(Gradient, DgradAndWgradGraphsRunTheDirectKernelsBackwardLoopsBitwise, ()) {
   const ConvProblem p = *GenProblem(SmallSpace());
   const Direction d = *rc::gen::element(Direction::kBackwardData, Direction::kBackwardWeight);
   RC_PRE(ChooseExactRange(p, d).exact);
