@@ -2,8 +2,9 @@
 # fuzz_smoke.sh <build dir> [runs]: runs every fuzz target built in <build dir>/fuzz for a fixed
 # number of inputs (-runs, default 1500) from a small seed corpus (the known-bug regression cases
 # and generated cases, encoded by `convparity export-fuzz-seeds`). Exits non-zero when a target
-# crashes, aborts or finds a discrepancy; prints the input and the report. About a minute on two
-# cores without sanitizers. Used by .ci/run.
+# crashes, aborts or finds a discrepancy, and when one of the targets (fuzz_parity, fuzz_inputs,
+# fuzz_transforms) is not built; prints the input and the report. About a minute on two cores
+# without sanitizers. Used by .ci/run.
 set -euo pipefail
 if [ $# -lt 1 ] || [ ! -d "$1/fuzz" ]; then
   echo "usage: fuzz_smoke.sh <build dir with CONVPARITY_BUILD_FUZZERS=ON> [runs]" >&2
@@ -13,6 +14,13 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$(cd "$1" && pwd)
 RUNS=${2:-${FUZZ_SMOKE_RUNS:-1500}}
 CONVPARITY=$BUILD/harness/convparity
+# A smoke run that finds nothing to run must not pass.
+for t in fuzz_parity fuzz_inputs fuzz_transforms; do
+  if [ ! -x "$BUILD/fuzz/$t" ] || [ ! -f "$BUILD/fuzz/$t" ]; then
+    echo "fuzz_smoke: no fuzz target $t in $BUILD/fuzz (configure with -DCONVPARITY_BUILD_FUZZERS=ON)" >&2
+    exit 1
+  fi
+done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export CONVPARITY_FUZZ_OUT=$work/findings
