@@ -2,7 +2,7 @@
 
 #include <unistd.h>
 
-#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -16,16 +16,17 @@
 namespace convparity {
 namespace {
 
-// Test-only: $CONVPARITY_TEST_WRITE_PAUSE_MS stops every write halfway for that long, after a line
-// on stderr naming the file, so that tests/cli/killed_campaign_test.sh can aim a kill into the
-// middle of a write (without it, all writes of a campaign take a few milliseconds of its first
-// second and no random kill lands in one).
-int TestWritePauseMs() {
-  static const int ms = [] {
-    const char* env = std::getenv("CONVPARITY_TEST_WRITE_PAUSE_MS");
-    return env ? std::clamp(std::atoi(env), 0, 60000) : 0;
+// Test-only: $CONVPARITY_TEST_STALL_WRITE=k stops the k-th write of this process halfway for a
+// minute, after a line on stderr naming the file, so that tests/cli/killed_campaign_test.sh can
+// kill the process in the middle of a write (unaided, a campaign's writes take a few milliseconds
+// of its first second, and no kill at a random moment lands in one).
+bool StallThisWrite() {
+  static const int stall_at = [] {
+    const char* env = std::getenv("CONVPARITY_TEST_STALL_WRITE");
+    return env ? std::atoi(env) : 0;
   }();
-  return ms;
+  static std::atomic<int> writes{0};
+  return stall_at > 0 && ++writes == stall_at;
 }
 
 }  // namespace
@@ -40,13 +41,13 @@ Status WriteFileAtomically(const std::string& path, const std::string& content) 
   const std::string temp = path + ".tmp." + std::to_string(::getpid());
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    const int pause_ms = TestWritePauseMs();
-    const size_t first = pause_ms > 0 ? content.size() / 2 : content.size();
+    const bool stall = StallThisWrite();
+    const size_t first = stall ? content.size() / 2 : content.size();
     out.write(content.data(), static_cast<std::streamsize>(first));
-    if (pause_ms > 0) {
+    if (stall) {
       out.flush();
-      std::fprintf(stderr, "convparity: test pause in the middle of writing %s\n", temp.c_str());
-      std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
+      std::fprintf(stderr, "convparity: test stall in the middle of writing %s\n", temp.c_str());
+      std::this_thread::sleep_for(std::chrono::seconds(60));
     }
     out.write(content.data() + first, static_cast<std::streamsize>(content.size() - first));
     out.flush();
