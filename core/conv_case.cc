@@ -23,9 +23,9 @@ using nlohmann::json;
 constexpr size_t kMaxCaseTextBytes = size_t{4} << 20;
 constexpr int kMaxJsonDepth = 64;
 
-const char* const kTopFields[] = {"schema", "sut",  "direction",  "fill",    "seed",
-                                  "expect", "note", "descriptor", "problem", "graph",
-                                  "transform"};
+const char* const kTopFields[] = {"schema",  "sut",    "direction", "fill",
+                                  "seed",    "expect", "note",      "descriptor",
+                                  "problem", "graph",  "transform"};
 const char* const kProblemFields[] = {
     "rank",           "transposed",  "batch",         "in_channels", "out_channels", "groups",
     "input",          "kernel",      "stride",        "pad_begin",   "pad_end",      "dilation",
@@ -426,7 +426,8 @@ Result<Fill> ParseFill(const std::string& s) {
 
 bool ConvCase::operator==(const ConvCase& o) const {
   return problem == o.problem && direction == o.direction && sut == o.sut && fill == o.fill &&
-         seed == o.seed && expect == o.expect && note == o.note && graph == o.graph && transform == o.transform;
+         seed == o.seed && expect == o.expect && note == o.note && graph == o.graph &&
+         transform == o.transform;
 }
 
 json CaseToJson(const ConvCase& c) {

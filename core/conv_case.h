@@ -2,9 +2,8 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "core/conv_problem.h"
 #include "core/status.h"
@@ -34,9 +33,9 @@ struct ConvCase {
   // unwritten, broken_promise …). Case files may say "parity" for passed and "discrepancy" for
   // failed, the names of before exact verdicts.
   Verdict expect = Verdict::kPassed;
-  std::string note;             // e.g. the public bug id a regression case reproduces
+  std::string note;  // e.g. the public bug id a regression case reproduces
   GraphForm graph = GraphForm::kConv;
-  nlohmann::json transform;     // graph and pass pipeline of transform cases; null otherwise
+  nlohmann::json transform;  // graph and pass pipeline of transform cases; null otherwise
 
   bool operator==(const ConvCase& o) const;
 };

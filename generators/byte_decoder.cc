@@ -88,9 +88,11 @@ int Mode(bool first, bool second) { return first ? 0 : second ? 1 : 2; }
 void BuildDim(Chooser& ch, const ConvProblem& t, int i, const ByteDecoderOptions& o,
               ConvProblem& p) {
   p.kernel[i] = ch.Int(1, std::max<int64_t>(o.max_kernel, 1), t.kernel[i], "kernel");
-  p.dilation[i] =
-      ch.Bool(t.dilation[i] > 1, "dilation>1") ? ch.Int(2, kMaxDilation, t.dilation[i], "dilation") : 1;
-  p.stride[i] = ch.Bool(t.stride[i] > 1, "stride>1") ? ch.Int(2, kMaxStride, t.stride[i], "stride") : 1;
+  p.dilation[i] = ch.Bool(t.dilation[i] > 1, "dilation>1")
+                      ? ch.Int(2, kMaxDilation, t.dilation[i], "dilation")
+                      : 1;
+  p.stride[i] =
+      ch.Bool(t.stride[i] > 1, "stride>1") ? ch.Int(2, kMaxStride, t.stride[i], "stride") : 1;
   const int64_t reach = p.dilation[i] * (p.kernel[i] - 1);
   p.output_padding[i] = 0;
   if (p.transposed) {
@@ -98,10 +100,10 @@ void BuildDim(Chooser& ch, const ConvProblem& t, int i, const ByteDecoderOptions
     const int64_t op_max = std::max(p.stride[i], p.dilation[i]) - 1;
     if (op_max > 0) {
       const int64_t want = t.output_padding[i];
-      const int mode =
-          ch.Int(0, 2, Mode(want == 0, want == op_max), "output_padding mode");
-      p.output_padding[i] =
-          mode == 0 ? 0 : mode == 1 ? op_max : ch.Int(1, op_max, want, "output_padding");
+      const int mode = ch.Int(0, 2, Mode(want == 0, want == op_max), "output_padding mode");
+      p.output_padding[i] = mode == 0   ? 0
+                            : mode == 1 ? op_max
+                                        : ch.Int(1, op_max, want, "output_padding");
     }
   }
   const int64_t begin_max = reach + kPadBeyondReach;
@@ -187,10 +189,18 @@ void FitToCaps(ConvProblem& p, const ByteDecoderOptions& o) {
     if (sizes[largest] > 1) {
       int64_t groups = p.groups;
       switch (largest) {
-        case 0: p.batch = half; break;
-        case 1: groups = half; break;
-        case 2: in_pg = half; break;
-        case 3: out_pg = half; break;
+        case 0:
+          p.batch = half;
+          break;
+        case 1:
+          groups = half;
+          break;
+        case 2:
+          in_pg = half;
+          break;
+        case 3:
+          out_pg = half;
+          break;
         default: {
           const int i = static_cast<int>(largest) - 4;
           p.input[i] = InputFloor(p, i) + (sizes[largest] - 1) / 2;
@@ -238,9 +248,9 @@ ConvCase Build(Chooser& ch, const ConvCase& t, const ByteDecoderOptions& o) {
                       ? DataLayout::kChannelsLast
                       : DataLayout::kChannelsFirst;
   // The natural weight layout first: the plainest choice is zero.
-  const std::array<WeightLayout, 4> weights{
-      p.natural_weight_layout(), p.transposed ? WeightLayout::kOI : WeightLayout::kIO,
-      WeightLayout::kSpatialIO, WeightLayout::kOSpatialI};
+  const std::array<WeightLayout, 4> weights{p.natural_weight_layout(),
+                                            p.transposed ? WeightLayout::kOI : WeightLayout::kIO,
+                                            WeightLayout::kSpatialIO, WeightLayout::kOSpatialI};
   const int64_t want_weight =
       std::find(weights.begin(), weights.end(), tp.weight_layout) - weights.begin();
   p.weight_layout = weights[ch.Int(0, 3, want_weight, "weight layout")];
@@ -293,9 +303,9 @@ Result<std::string> EncodeCase(const ConvCase& c, const ByteDecoderOptions& opti
   if (!c.note.empty()) return Status::Invalid("note: the byte format carries no note");
   if (!c.transform.is_null())
     return Status::Invalid("transform: the byte format carries no transform");
-  if (options.suts.empty() ? c.sut != ConvCase{}.sut
-                           : std::find(options.suts.begin(), options.suts.end(), c.sut) ==
-                                 options.suts.end())
+  if (options.suts.empty()
+          ? c.sut != ConvCase{}.sut
+          : std::find(options.suts.begin(), options.suts.end(), c.sut) == options.suts.end())
     return Status::Invalid("sut '" + c.sut + "' is not one of the byte decoder's SUTs");
   if (Status st = Validate(c.problem); !st.ok()) return st.WithContext("problem");
   if (c.graph == GraphForm::kChain && !RunsGraphs(c.sut, options))

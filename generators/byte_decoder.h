@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "core/defaults.h"
 #include "core/conv_case.h"
+#include "core/defaults.h"
 #include "core/status.h"
 
 namespace convparity {
@@ -31,9 +31,10 @@ namespace convparity {
 struct ByteDecoderOptions {
   // The case's SUT is one of these, chosen by a byte. Empty: the case keeps ConvCase's default SUT.
   std::vector<std::string> suts;
-  // Whether a SUT runs graphs (transform pipelines; harness/suts/transform_sut.h RunsGraphs): the cases
-  // of those SUTs choose their graph form, conv or chain. Null: no SUT does, every case is a conv.
-  // A predicate, not a list: generators/ knows no SUT; the harness fills it (FuzzDecoderOptions).
+  // Whether a SUT runs graphs (transform pipelines; harness/suts/transform_sut.h RunsGraphs): the
+  // cases of those SUTs choose their graph form, conv or chain. Null: no SUT does, every case is a
+  // conv. A predicate, not a list: generators/ knows no SUT; the harness fills it
+  // (FuzzDecoderOptions).
   std::function<bool(const std::string&)> runs_graphs;
   int64_t max_macs = defaults::kMaxMacs;
   int64_t max_tensor_elements = int64_t{1} << 22;  // per tensor: a large stride costs no MACs

@@ -8,15 +8,15 @@
 
 #include "core/descriptor.h"
 #include "core/features.h"
-#include "harness/engine/campaign.h"
-#include "harness/io/case_files.h"
 #include "harness/cli/commands.h"
+#include "harness/engine/campaign.h"
+#include "harness/engine/outcome_json.h"
+#include "harness/engine/tool_info.h"
+#include "harness/io/case_files.h"
 #include "harness/io/files.h"
 #include "harness/io/fuzz_support.h"
-#include "harness/engine/outcome_json.h"
 #include "harness/plugin/plugin_sut.h"
 #include "harness/suts/sut_registry.h"
-#include "harness/engine/tool_info.h"
 #include "reports/json_values.h"
 #include "reports/summary_json.h"
 
@@ -49,8 +49,10 @@ std::string BenchdnnLine(const ConvProblem& p) {
   static const char* const kAxes[kMaxSpatialRank + 1] = {"", "w", "hw", "dhw"};
   std::string s = "g" + std::to_string(p.groups) + "mb" + std::to_string(p.batch) + "ic" +
                   std::to_string(p.in_channels) + "oc" + std::to_string(p.out_channels);
-  for (auto [key, dims, minus] : {std::tuple{'i', &p.input, 0}, {'k', &p.kernel, 0},
-                                  {'s', &p.stride, 0}, {'p', &p.pad_begin, 0},
+  for (auto [key, dims, minus] : {std::tuple{'i', &p.input, 0},
+                                  {'k', &p.kernel, 0},
+                                  {'s', &p.stride, 0},
+                                  {'p', &p.pad_begin, 0},
                                   {'d', &p.dilation, 1}})
     for (int i = 0; i < p.rank; ++i)
       s += std::string(1, key) + kAxes[p.rank][i] + std::to_string((*dims)[i] - minus);
@@ -149,11 +151,10 @@ int RunExportFuzzSeeds(const std::vector<std::string>& paths, const CommonFlags&
     CaseOutcome outcome;
     outcome.verdict = Verdict::kFailed;
     outcome.reason = "1 of 4 elements differ";
-    for (const std::string& seed :
-         {std::string(1, static_cast<char>(FuzzReader::kSummaryJson)) +
-              JsonFileText(SummaryJson(summary, CurrentToolInfo())),
-          std::string(1, static_cast<char>(FuzzReader::kOutcomeJson)) +
-              OutcomeToJson(outcome).dump()})
+    for (const std::string& seed : {std::string(1, static_cast<char>(FuzzReader::kSummaryJson)) +
+                                        JsonFileText(SummaryJson(summary, CurrentToolInfo())),
+                                    std::string(1, static_cast<char>(FuzzReader::kOutcomeJson)) +
+                                        OutcomeToJson(outcome).dump()})
       if (Status st = write(seed); !st.ok()) return Fail(st);
   }
   std::printf("%zu seeds written to %s (%d cases not encodable, skipped)\n", written.size(),

@@ -156,9 +156,9 @@ int Main(int argc, char** argv) {
       names += (names.empty() ? "" : ", ") + sub->get_name();
     }
     if (!known)
-      return Fail(Status::Invalid(
-          (argc < 2 ? std::string("no command") : "unknown command '" + std::string(argv[1]) + "'") +
-          "; expected one of " + names));
+      return Fail(Status::Invalid((argc < 2 ? std::string("no command")
+                                            : "unknown command '" + std::string(argv[1]) + "'") +
+                                  "; expected one of " + names));
   }
   try {
     app.parse(argc, argv);

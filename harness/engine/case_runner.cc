@@ -89,11 +89,12 @@ std::string SignalText(int status) {
 }
 
 // One worker process and the pipes to it. Protocol, one JSON object a line:
-//   parent → worker: {"id": n, "case": <case>, "suts": [names]}, several ahead; the worker takes them
+//   parent → worker: {"id": n, "case": <case>, "suts": [names]}, several ahead; the worker takes
+//   them
 //                    in order
 //   worker → parent: {"ready": true} once started; for request n:
-//                    {"id": n, "start": k} before SUT k, {"id": n, "outcome": k, "value": <outcome>}
-//                    after it, {"id": n, "end": true} when the request is done.
+//                    {"id": n, "start": k} before SUT k, {"id": n, "outcome": k, "value":
+//                    <outcome>} after it, {"id": n, "end": true} when the request is done.
 class WorkerProcess {
  public:
   explicit WorkerProcess(std::string executable) : executable_(std::move(executable)) {}
@@ -244,7 +245,8 @@ class IsolatedRunner : public CaseRunner {
           break;
       }
       nlohmann::json msg = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-      // Not ours (a SUT wrote to stdout), or an answer to a request sent to a worker since replaced.
+      // Not ours (a SUT wrote to stdout), or an answer to a request sent to a worker since
+      // replaced.
       if (msg.is_discarded() || !msg.is_object() || msg.value("id", ~uint64_t{0}) != r.id) continue;
       if (msg.contains("start")) {
         current = static_cast<int>(r.base + msg["start"].get<size_t>());
@@ -280,7 +282,8 @@ class IsolatedRunner : public CaseRunner {
     r.base = r.done;
     ConvCase sent = r.c;
     sent.sut = r.suts[r.base];  // a case names a SUT; the request's list is what runs
-    const std::vector<std::string> rest(r.suts.begin() + static_cast<int64_t>(r.base), r.suts.end());
+    const std::vector<std::string> rest(r.suts.begin() + static_cast<int64_t>(r.base),
+                                        r.suts.end());
     const nlohmann::json request = {{"id", r.id}, {"case", CaseToJson(sent)}, {"suts", rest}};
     worker_.Send(request.dump() + "\n");  // a dead worker shows as end of file when read
   }

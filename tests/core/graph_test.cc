@@ -15,7 +15,9 @@
 namespace convparity {
 namespace {
 
-HostTensor T(Shape shape, std::vector<float> values) { return {std::move(shape), std::move(values)}; }
+HostTensor T(Shape shape, std::vector<float> values) {
+  return {std::move(shape), std::move(values)};
+}
 
 // A one-op graph over vars a, b, … of the given shapes.
 Graph OneOp(OpKind op, const std::vector<Shape>& operands, OpAttrs attrs = {}) {
@@ -79,9 +81,11 @@ TEST(GraphInferShapes, DataRankMismatchIsInvalid) {
 TEST(GraphInferShapes, RejectsBadOperandsAndAttributes) {
   auto rejects = [](Graph g, const char* needle) {
     std::string e = InferError(std::move(g));
-    EXPECT_NE(e.find(needle), std::string::npos) << "message: '" << e << "', expected '" << needle << "'";
+    EXPECT_NE(e.find(needle), std::string::npos)
+        << "message: '" << e << "', expected '" << needle << "'";
   };
-  rejects(OneOp(OpKind::kTranspose, {{2, 3, 4}}, PermuteAttrs{{0, 0, 1}, "", ""}), "repeats axis 0");
+  rejects(OneOp(OpKind::kTranspose, {{2, 3, 4}}, PermuteAttrs{{0, 0, 1}, "", ""}),
+          "repeats axis 0");
   rejects(OneOp(OpKind::kTranspose, {{2, 3, 4}}, PermuteAttrs{{0, 1}, "", ""}), "has rank 3");
   rejects(OneOp(OpKind::kStridedSlice, {{4, 5}}, StridedSliceAttrs{{0, 0}, {4, 6}, {1, 1}}),
           "end ≤ 5");
@@ -97,21 +101,25 @@ TEST(GraphInferShapes, RejectsBadOperandsAndAttributes) {
   rejects(OneOp(OpKind::kPad, {{2, 3}}, PadAttrs{{0, -1}, {0, 0}}), "non-negative");
   rejects(OneOp(OpKind::kExpandDims, {{2, 3}}, AxisAttrs{3}), "expected in [0, 2]");
   rejects(OneOp(OpKind::kTranspose, {{2, 3}}, ReshapeAttrs{{3, 2}}), "expected permutation");
-  rejects(OneOp(OpKind::kConv, {{1, 4, 5, 5}, {8, 4, 3, 3}, {4}}, Conv2d()), "bias [4] expected shape [8]");
-  rejects(OneOp(OpKind::kConv, {{1, 4, 2, 2}, {8, 4, 3, 3}}, Conv2d()), "Kernel size can't be greater");
+  rejects(OneOp(OpKind::kConv, {{1, 4, 5, 5}, {8, 4, 3, 3}, {4}}, Conv2d()),
+          "bias [4] expected shape [8]");
+  rejects(OneOp(OpKind::kConv, {{1, 4, 2, 2}, {8, 4, 3, 3}}, Conv2d()),
+          "Kernel size can't be greater");
   ConvAttrs t = Conv2d();
   t.output_padding = {1, 0, 0};
   rejects(OneOp(OpKind::kConv, {{1, 4, 5, 5}, {8, 4, 3, 3}}, t), "only for conv_transpose");
   // conv_transpose: the weight's first axis is the data's channels.
   ConvAttrs io = Conv2d();
   io.weight_layout = WeightLayout::kIO;
-  rejects(OneOp(OpKind::kConvTranspose, {{1, 4, 5, 5}, {8, 4, 3, 3}}, io), "8 input channels, data has 4");
+  rejects(OneOp(OpKind::kConvTranspose, {{1, 4, 5, 5}, {8, 4, 3, 3}}, io),
+          "8 input channels, data has 4");
   // conv_backward_weight: grad_y must fit x through the kernel, stride, padding and dilation.
   ConvAttrs w = Conv2d();
   w.kernel = {3, 3, 1};
   rejects(OneOp(OpKind::kConvBackwardWeight, {{1, 4, 9, 9}, {1, 2, 6, 7}}, w),
           "expected grad_y spatial size [7, 7]");
-  rejects(OneOp(OpKind::kConvBackwardWeight, {{1, 4, 9, 9}, {2, 2, 7, 7}}, w), "x has batch 1, grad_y has 2");
+  rejects(OneOp(OpKind::kConvBackwardWeight, {{1, 4, 9, 9}, {2, 2, 7, 7}}, w),
+          "x has batch 1, grad_y has 2");
   // Operands are earlier nodes.
   Graph forward;
   forward.AddVar("a", {2});
@@ -146,7 +154,8 @@ TEST(GraphOps, TransposeAndLayoutTransformPermuteAxes) {
   EXPECT_EQ(RunOneOp(OpKind::kTranspose, {x}, PermuteAttrs{{1, 0}, "", ""}).values,
             (std::vector<float>{1, 4, 2, 5, 3, 6}));
   HostTensor nchw = T({1, 2, 1, 2}, {1, 2, 3, 4});  // c0: 1 2, c1: 3 4
-  HostTensor nhwc = RunOneOp(OpKind::kLayoutTransform, {nchw}, PermuteAttrs{{0, 2, 3, 1}, "NCHW", "NHWC"});
+  HostTensor nhwc =
+      RunOneOp(OpKind::kLayoutTransform, {nchw}, PermuteAttrs{{0, 2, 3, 1}, "NCHW", "NHWC"});
   EXPECT_EQ(nhwc.shape, (Shape{1, 1, 2, 2}));
   EXPECT_EQ(nhwc.values, (std::vector<float>{1, 3, 2, 4}));
 }
@@ -240,8 +249,8 @@ Buffers MemoryBuffers(const ConvProblem& p, uint64_t seed) {
   CaseInputs in = FillInputs(p, Direction::kForward, Fill::kUniform, seed);
   return {MemoryShape(p.input_shape(), DataMemoryOrder(p)),
           MemoryShape(p.weight_shape(), WeightMemoryOrder(p)),
-          ToMemoryOrder(in.input, DataMemoryOrder(p)), ToMemoryOrder(in.weight, WeightMemoryOrder(p)),
-          in.bias.values};
+          ToMemoryOrder(in.input, DataMemoryOrder(p)),
+          ToMemoryOrder(in.weight, WeightMemoryOrder(p)), in.bias.values};
 }
 
 std::vector<float> DirectForward(const ConvProblem& p, const Buffers& b) {
@@ -340,8 +349,8 @@ RC_GTEST_PROP(GraphForward, MultiplierWeightRepresentationGivesTheGroupsRepresen
   ProblemSpace space;
   space.transposed = false;
   space.max_macs = 50000;
-  const ConvProblem p = Depthwise(*GenProblem(space), *rc::gen::inRange<int64_t>(1, 4),
-                                  *rc::gen::arbitrary<bool>());
+  const ConvProblem p =
+      Depthwise(*GenProblem(space), *rc::gen::inRange<int64_t>(1, 4), *rc::gen::arbitrary<bool>());
   RC_PRE(Validate(p).ok());
   RC_ASSERT(HasMultiplierRepresentation(p));
   Buffers b = MemoryBuffers(p, 7);
@@ -363,8 +372,7 @@ RC_GTEST_PROP(GraphForward, MultiplierWeightRepresentationGivesTheGroupsRepresen
 // checks them against the oracle.
 RC_GTEST_PROP(GraphBackwardWeight, InterpreterRunsConvBackwardWeightOnTheDirectKernelBitwise, ()) {
   ConvProblem p = *GenProblem();
-  if (p.transposed && p.weight_layout != WeightLayout::kOI)
-    p.weight_layout = WeightLayout::kIO;
+  if (p.transposed && p.weight_layout != WeightLayout::kOI) p.weight_layout = WeightLayout::kIO;
   CaseInputs in = FillInputs(p, Direction::kBackwardWeight, Fill::kUniform, 11);
   const std::vector<int> data_order = DataMemoryOrder(p);
   std::vector<float> x = ToMemoryOrder(in.input, data_order);
@@ -382,7 +390,7 @@ RC_GTEST_PROP(GraphBackwardWeight, InterpreterRunsConvBackwardWeightOnTheDirectK
   const int small = g.AddVar("small", p.transposed ? xs : ys);
   ConvAttrs a = ConvAttrsOf(p);
   a.output_padding = {0, 0, 0};
-  a.weight_layout = !p.transposed ? p.weight_layout
+  a.weight_layout = !p.transposed                          ? p.weight_layout
                     : p.weight_layout == WeightLayout::kIO ? WeightLayout::kOI
                                                            : WeightLayout::kIO;
   g.outputs = {g.AddOp(OpKind::kConvBackwardWeight, {large, small}, a)};
@@ -452,7 +460,8 @@ TEST(GraphInterpret, UnboundOrMisshapenVarsAndMalformedGraphsAreInvalid) {
   HostTensor w_wrong = T({2, 2, 1}, std::vector<float>(4, 1.0f));
   Status st = Interpret(g, {{"x", x}, {"w", w_wrong}}).status();
   EXPECT_EQ(st.code(), StatusCode::kInvalid);
-  EXPECT_NE(st.message().find("var %w expects shape [2, 2, 1, 1]"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("var %w expects shape [2, 2, 1, 1]"), std::string::npos)
+      << st.message();
   // Stale shapes (InferShapes not rerun after an edit) and dangling operands.
   Graph stale = g;
   std::get<ConvAttrs>(stale.node(2).attrs).pad_begin = {1, 1, 0};
@@ -521,21 +530,22 @@ TEST(GraphPrinter, GoldenTextOfASmallGraph) {
   Graph g = ForwardGraph(p);
   const int c = g.AddConst("shift", T({8, 1, 1}, std::vector<float>(8, 0.5f)));
   g.outputs = {g.AddOp(OpKind::kAdd, {g.outputs[0], c})};
-  const int nhwc = g.AddOp(OpKind::kLayoutTransform, {g.outputs[0]},
-                           PermuteAttrs{{0, 2, 3, 1}, "NCHW", "NHWC"});
+  const int nhwc =
+      g.AddOp(OpKind::kLayoutTransform, {g.outputs[0]}, PermuteAttrs{{0, 2, 3, 1}, "NCHW", "NHWC"});
   g.outputs.push_back(g.AddOp(OpKind::kSum, {nhwc}, SumAttrs{{1, 2}, true}));
   ASSERT_TRUE(InferShapes(g).ok());
-  EXPECT_EQ(GraphText(g),
-            "fn (%x: Tensor[(1, 4, 9, 9)], %w: Tensor[(8, 2, 3, 3)]) {\n"
-            "  %2 = conv(%x, %w, groups=2, strides=[2, 2], padding=[1, 1, 1, 1], dilation=[1, 1], "
-            "data_layout=\"NCHW\", kernel_layout=\"OIHW\") /* ty=Tensor[(1, 8, 5, 5)] */\n"
-            "  %3 = meta[const][shift] /* ty=Tensor[(8, 1, 1)] */\n"
-            "  %4 = add(%2, %3) /* ty=Tensor[(1, 8, 5, 5)] */\n"
-            "  %5 = layout_transform(%4, src_layout=\"NCHW\", dst_layout=\"NHWC\", axes=[0, 2, 3, 1]) "
-            "/* ty=Tensor[(1, 5, 5, 8)] */\n"
-            "  %6 = sum(%5, axis=[1, 2], keepdims=True) /* ty=Tensor[(1, 1, 1, 8)] */\n"
-            "  (%4, %6)\n"
-            "}\n");
+  EXPECT_EQ(
+      GraphText(g),
+      "fn (%x: Tensor[(1, 4, 9, 9)], %w: Tensor[(8, 2, 3, 3)]) {\n"
+      "  %2 = conv(%x, %w, groups=2, strides=[2, 2], padding=[1, 1, 1, 1], dilation=[1, 1], "
+      "data_layout=\"NCHW\", kernel_layout=\"OIHW\") /* ty=Tensor[(1, 8, 5, 5)] */\n"
+      "  %3 = meta[const][shift] /* ty=Tensor[(8, 1, 1)] */\n"
+      "  %4 = add(%2, %3) /* ty=Tensor[(1, 8, 5, 5)] */\n"
+      "  %5 = layout_transform(%4, src_layout=\"NCHW\", dst_layout=\"NHWC\", axes=[0, 2, 3, 1]) "
+      "/* ty=Tensor[(1, 5, 5, 8)] */\n"
+      "  %6 = sum(%5, axis=[1, 2], keepdims=True) /* ty=Tensor[(1, 1, 1, 8)] */\n"
+      "  (%4, %6)\n"
+      "}\n");
 }
 
 TEST(GraphPrinter, TransposedAndBackwardWeightPrintTheirOwnAttributes) {
@@ -554,9 +564,10 @@ TEST(GraphPrinter, TransposedAndBackwardWeightPrintTheirOwnAttributes) {
   ASSERT_TRUE(InferShapes(g).ok());
   const std::string text = GraphText(g);
   EXPECT_NE(text.find("%b: Tensor[(3)]"), std::string::npos) << text;
-  EXPECT_NE(text.find("conv_transpose(%x, %w, %b, groups=1, strides=[2], padding=[0, 0], "
-                      "dilation=[1], output_padding=[1], data_layout=\"NCW\", kernel_layout=\"IOW\")"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("conv_transpose(%x, %w, %b, groups=1, strides=[2], padding=[0, 0], "
+                "dilation=[1], output_padding=[1], data_layout=\"NCW\", kernel_layout=\"IOW\")"),
+      std::string::npos)
       << text;
   Graph w = OneOp(OpKind::kConvBackwardWeight, {{1, 2, 5}, {1, 3, 3}}, [] {
     ConvAttrs a;
@@ -565,8 +576,9 @@ TEST(GraphPrinter, TransposedAndBackwardWeightPrintTheirOwnAttributes) {
     return a;
   }());
   ASSERT_TRUE(InferShapes(w).ok()) << InferError(w);
-  EXPECT_NE(GraphText(w).find("conv_backward_weight(%a, %b, groups=1, kernel_size=[3], strides=[1]"),
-            std::string::npos)
+  EXPECT_NE(
+      GraphText(w).find("conv_backward_weight(%a, %b, groups=1, kernel_size=[3], strides=[1]"),
+      std::string::npos)
       << GraphText(w);
 }
 

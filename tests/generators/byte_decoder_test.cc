@@ -131,8 +131,8 @@ RC_GTEST_PROP(ByteDecoder, EveryDecodedChainIsAGraphSutsAndFitsTheCaps, (uint64_
 RC_GTEST_PROP(ByteDecoder, DecodeOfEncodeIsIdentityOnGeneratedCases, ()) {
   ConvCase c;
   c.problem = *GenProblem();
-  c.direction = *rc::gen::element(Direction::kForward, Direction::kBackwardData,
-                                  Direction::kBackwardWeight);
+  c.direction =
+      *rc::gen::element(Direction::kForward, Direction::kBackwardData, Direction::kBackwardWeight);
   c.fill = *rc::gen::element(Fill::kExact, Fill::kUniform, Fill::kPositive, Fill::kWide);
   c.seed = *rc::gen::arbitrary<uint64_t>();
   c.sut = *rc::gen::elementOf(kSuts);
@@ -165,8 +165,8 @@ RC_GTEST_PROP(ByteDecoder, MutatedEncodingsStillDecodeToValidCases, ()) {
   std::string mutated = *bytes;
   const size_t at = *rc::gen::inRange<size_t>(0, mutated.size());
   mutated[at] = *rc::gen::arbitrary<char>();
-  const ConvCase d = DecodeCase(mutated.substr(0, *rc::gen::inRange<size_t>(0, mutated.size() + 1)),
-                                Options());
+  const ConvCase d =
+      DecodeCase(mutated.substr(0, *rc::gen::inRange<size_t>(0, mutated.size() + 1)), Options());
   RC_ASSERT(Validate(d.problem).ok());
   RC_ASSERT(CaseWithinCaps(d, Options()));
 }
@@ -216,8 +216,8 @@ TEST(ByteDecoder, RandomBytesReachEveryFeature) {
       {"bias", [](const ConvCase& c) { return c.problem.bias; }},
       {"chain", [](const ConvCase& c) { return c.graph == GraphForm::kChain; }},
   };
-  for (WeightLayout w : {WeightLayout::kOI, WeightLayout::kIO, WeightLayout::kSpatialIO,
-                         WeightLayout::kOSpatialI})
+  for (WeightLayout w :
+       {WeightLayout::kOI, WeightLayout::kIO, WeightLayout::kSpatialIO, WeightLayout::kOSpatialI})
     features["weight " + WeightLayoutName(w, 2)] = [w](const ConvCase& c) {
       return c.problem.weight_layout == w;
     };

@@ -186,7 +186,8 @@ TEST(Fill, OnlyTheTensorsTheDirectionReadsAreFilledWithTheirShapes) {
 // ---- Exact mode ---------------------------------------------------------------------------------
 
 // A constant's property is checked when it compiles: every integer up to the bound is a float32.
-static_assert(kExactSumLimit <= (int64_t{1} << 24), "exact sums must stay within float32's integers");
+static_assert(kExactSumLimit <= (int64_t{1} << 24),
+              "exact sums must stay within float32's integers");
 
 RC_GTEST_PROP(Fill, ExactRangeKeepsEveryPartialSumBelow2To24AndIsAsWideAsAllowed, ()) {
   const ConvProblem p = *GenProblem();

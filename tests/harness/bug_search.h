@@ -1,7 +1,7 @@
-// What the known-bug search tests share (known_bugs_test.cc for kernels, transform_known_bugs_test.cc
-// for transform pipelines): a drawn case (problem + direction), its generator over a bug's own space,
-// the exact-fill check of one SUT, and the seed count and median of the printed figures.
-// Seeds: CONVPARITY_BUG_SEEDS (default 3) seeds from 1.
+// What the known-bug search tests share (known_bugs_test.cc for kernels,
+// transform_known_bugs_test.cc for transform pipelines): a drawn case (problem + direction), its
+// generator over a bug's own space, the exact-fill check of one SUT, and the seed count and median
+// of the printed figures. Seeds: CONVPARITY_BUG_SEEDS (default 3) seeds from 1.
 #pragma once
 
 #include <rapidcheck.h>
@@ -57,8 +57,11 @@ struct BugSearchSpace {
 };
 
 inline rc::Gen<DrawnCase> GenCase(const BugSearchSpace& s, GraphForm graph = GraphForm::kConv) {
-  return rc::gen::apply([graph](ConvProblem p, Direction d) { return DrawnCase{p, d, graph}; },
-                        GenProblem(s.space), rc::gen::elementOf(s.directions));
+  return rc::gen::apply(
+      [graph](ConvProblem p, Direction d) {
+        return DrawnCase{p, d, graph};
+      },
+      GenProblem(s.space), rc::gen::elementOf(s.directions));
 }
 
 inline int SeedCount() {
@@ -97,9 +100,9 @@ inline void SearchTheDefaultSpace(const std::string& label, const std::string& i
       continue;
     }
     EXPECT_TRUE(fails(*r.shrunk)) << id << " seed " << seed << ": " << Describe(*r.shrunk);
-    std::printf("%s %-24s seed %d: failure after %5lld cases, %7.3f s; shrunk: %s\n",
-                label.c_str(), id.c_str(), seed, static_cast<long long>(r.cases),
-                r.search_seconds, Describe(*r.shrunk).c_str());
+    std::printf("%s %-24s seed %d: failure after %5lld cases, %7.3f s; shrunk: %s\n", label.c_str(),
+                id.c_str(), seed, static_cast<long long>(r.cases), r.search_seconds,
+                Describe(*r.shrunk).c_str());
     cases.push_back(r.cases);
     seconds.push_back(r.search_seconds);
   }

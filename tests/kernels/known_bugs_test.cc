@@ -301,7 +301,8 @@ TEST_P(KnownBugSearch, FoundAndShrunkInTheDefaultSpace) {
                                     ProblemSpace{});
 }
 
-INSTANTIATE_TEST_SUITE_P(AllKnownBugs, KnownBugSearch, testing::ValuesIn(KnownBugIds(KnownBugKind::kKernel)),
+INSTANTIATE_TEST_SUITE_P(AllKnownBugs, KnownBugSearch,
+                         testing::ValuesIn(KnownBugIds(KnownBugKind::kKernel)),
                          [](const testing::TestParamInfo<std::string>& info) {
                            std::string name = info.param;
                            for (char& ch : name)

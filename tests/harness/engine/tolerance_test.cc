@@ -118,8 +118,8 @@ class ChainInInterpreter : public ConvSut {
       if (n.op != OpKind::kVar) continue;
       auto it = data.find(n.name);
       if (it == data.end() || !it->second) continue;  // not read: Interpret skips it
-      vars[n.name] = HostTensor{n.shape, std::vector<float>(it->second,
-                                                            it->second + NumElements(n.shape))};
+      vars[n.name] =
+          HostTensor{n.shape, std::vector<float>(it->second, it->second + NumElements(n.shape))};
     }
     Result<std::vector<HostTensor>> out = Interpret(g, vars, order_);
     if (!out.ok()) return out.status();

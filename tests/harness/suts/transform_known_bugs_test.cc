@@ -1,11 +1,11 @@
 // The historical transform bugs (kernels/graph/buggy_passes.h, BUGS.md) are found by a RapidCheck
 // search and shrunk to a small case, as KnownBugSearch (known_bugs_test.cc) does for the kernel
 // reproductions: the property "a transform pipeline agrees with the oracle and keeps its promises",
-// checked through CheckCase with `transform:<pipeline>` SUTs over each bug's own space and direction,
-// fails within a few hundred cases; RapidCheck's shrink tree leads to a case that still fails with the
-// buggy pipeline (a discrepancy or broken_promise), passes with the same pipeline without the bug, and
-// is small. Cases-to-failure, seconds and the shrunk descriptor are printed per seed, with medians.
-// Seeds: CONVPARITY_BUG_SEEDS (default 3) seeds from 1 (bug_search.h).
+// checked through CheckCase with `transform:<pipeline>` SUTs over each bug's own space and
+// direction, fails within a few hundred cases; RapidCheck's shrink tree leads to a case that still
+// fails with the buggy pipeline (a discrepancy or broken_promise), passes with the same pipeline
+// without the bug, and is small. Cases-to-failure, seconds and the shrunk descriptor are printed
+// per seed, with medians. Seeds: CONVPARITY_BUG_SEEDS (default 3) seeds from 1 (bug_search.h).
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
+#include "core/graph.h"
 #include "harness/engine/judge.h"
 #include "harness/engine/shrink_search.h"
 #include "harness/suts/sut_registry.h"
-#include "core/graph.h"
 #include "harness/suts/transform_sut.h"
 #include "kernels/known_bugs/known_bugs.h"
 #include "tests/harness/bug_search.h"
@@ -62,26 +62,35 @@ std::vector<TransformBugSearch> Searches() {
     return p.groups > 1 && p.in_channels / p.groups > 1 && p.out_channels / p.groups > 1;
   };
   return {
-      {"tvm-9465", "transform:gradient@tvm-9465", "transform:gradient",
+      {"tvm-9465",
+       "transform:gradient@tvm-9465",
+       "transform:gradient",
        {space(true, false, all_ranks), {Direction::kBackwardData}, 64},
        per_group_in_and_out_above_one},
-      {"tvm-9954", "transform:legalize@tvm-9954", "transform:legalize",
+      {"tvm-9954",
+       "transform:legalize@tvm-9954",
+       "transform:legalize",
        {space(true, false, all_ranks), {Direction::kBackwardWeight}, 64},
        [](const ConvProblem& p) {
-         return (p.groups > 1 && p.in_channels / p.groups > 1) ||
-                p.stride[0] != p.dilation[0];
+         return (p.groups > 1 && p.in_channels / p.groups > 1) || p.stride[0] != p.dilation[0];
        }},
-      {"tvm-7912", "transform:lower_conv1d@tvm-7912", "transform:lower_conv1d",
+      {"tvm-7912",
+       "transform:lower_conv1d@tvm-7912",
+       "transform:lower_conv1d",
        {space(false, true, {1}), {Direction::kForward}, 64},
        [](const ConvProblem& p) { return p.output_padding[0] > 0; }},
-      {"tvm-6203", "transform:lower_conv1d@tvm-6203", "transform:lower_conv1d",
+      {"tvm-6203",
+       "transform:lower_conv1d@tvm-6203",
+       "transform:lower_conv1d",
        {space(true, false, {1}), {Direction::kForward}, 64},
        [](const ConvProblem& p) { return p.stride[0] > 1 || p.dilation[0] > 1; }},
-      {"tvm-10294", "transform:canonicalize_depthwise@tvm-10294",
+      {"tvm-10294",
+       "transform:canonicalize_depthwise@tvm-10294",
        "transform:canonicalize_depthwise",
        {space(true, false, all_ranks), {Direction::kForward}, 64},
        [](const ConvProblem& p) { return p.depthwise() && p.depth_multiplier() > 1; }},
-      {"tvm-layout-fold", "transform:convert_layout,fold_constants@tvm-layout-fold",
+      {"tvm-layout-fold",
+       "transform:convert_layout,fold_constants@tvm-layout-fold",
        "transform:convert_layout,fold_constants",
        {space(true, true, all_ranks), {Direction::kForward}, 64},
        // A weight that ConvertLayout must transform to …IO: the transform left unfolded.
@@ -134,8 +143,8 @@ void SearchAndShrink(const TransformBugSearch& s, GraphForm graph) {
     options.max_cases = 3000;
     options.max_seconds = 60;
     const SearchResult<DrawnCase> r = FindAndShrink(GenCase(search, graph), fails, options);
-    ASSERT_TRUE(r.found) << s.id << " seed " << seed << ": no failure in " << r.cases
-                         << " cases (" << r.search_seconds << " s)";
+    ASSERT_TRUE(r.found) << s.id << " seed " << seed << ": no failure in " << r.cases << " cases ("
+                         << r.search_seconds << " s)";
     const DrawnCase& shrunk = *r.shrunk;
     EXPECT_TRUE(r.shrink_complete) << s.id << " seed " << seed << ": shrinking ran out of budget";
     const CaseOutcome bad = Check(shrunk, *buggy, s.buggy);
@@ -185,8 +194,7 @@ TEST_P(TransformKnownBugSearch, FoundAndShrunkInTheDefaultSpace) {
   space.max_macs = 50000;
   std::unique_ptr<ConvSut> buggy = Make(s.buggy);
   ASSERT_TRUE(buggy);
-  bug_search::SearchTheDefaultSpace("[transform-bug default space]", s.id, *buggy, s.buggy,
-                                    space);
+  bug_search::SearchTheDefaultSpace("[transform-bug default space]", s.id, *buggy, s.buggy, space);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllTransformBugs, TransformKnownBugSearch,
