@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A JavaScript finding (findings/<library>-<n>/ with repro.js and case*.json) still reproduces:
 # its standalone repro.js, run with the adapters' npm packages, exits 1 (the library disagrees with
-# its plain reference loop), and `convparity check` of its cases (expect: discrepancy) exits 0.
+# its plain reference loop), and `convparity check` of its cases (expect: failed) exits 0.
 # Passes while both hold; a finding that stops reproducing fails, so that its README gets updated.
 # Skipped (the word "skipped:") when node or the npm packages are missing.
 # Usage: node_still_reproduces.sh <finding dir> <node_modules dir> <convparity>

@@ -10,4 +10,4 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 printf '{"schema": "convparity.case/1", "descriptor": "bwd_data:2d_ic2_oc2_i5x5_k3x3", "sut": "plugin:%s", "expect": "discrepancy"}\n' "$plugin" >"$dir/errors.json"
 printf '{"schema": "convparity.case/1", "descriptor": "fwd:2d_ic2_oc2_i5x5_k3x3", "sut": "plugin:%s", "expect": "parity"}\n' "$plugin" >"$dir/declines.json"
-"$cp" check "$dir"
+"$cp" check "$dir" --allow-sut "plugin:$plugin"
