@@ -23,9 +23,9 @@ using nlohmann::json;
 constexpr size_t kMaxCaseTextBytes = size_t{4} << 20;
 constexpr int kMaxJsonDepth = 64;
 
-const char* const kTopFields[] = {"schema",  "sut",    "direction", "fill",
-                                  "seed",    "expect", "note",      "descriptor",
-                                  "problem", "graph",  "transform"};
+const char* const kTopFields[] = {"schema",    "sut",       "direction",  "fill",    "seed",
+                                  "expect",    "note",      "descriptor", "problem", "graph",
+                                  "transform", "algorithm", "origin"};
 const char* const kProblemFields[] = {
     "rank",           "transposed",  "batch",         "in_channels", "out_channels", "groups",
     "input",          "kernel",      "stride",        "pad_begin",   "pad_end",      "dilation",
@@ -383,6 +383,18 @@ Result<ConvCase> CaseFromJsonUnchecked(const json& j) {
       return Status::Invalid("field 'graph' is " + Quote(*s) + ", expected conv or chain");
     }
   }
+  if (j.contains("algorithm")) {
+    Result<std::string> s = ReadString(j["algorithm"], "algorithm");
+    if (!s.ok()) return s.status();
+    Result<Algorithm> a = ParseAlgorithm(*s);
+    if (!a.ok()) return a.status().WithContext("field 'algorithm'");
+    c.algorithm = *a;
+  }
+  if (j.contains("origin")) {
+    Result<CaseOrigin> o = OriginFromJson(j["origin"]);
+    if (!o.ok()) return o.status();
+    c.origin = *o;
+  }
   if (j.contains("transform")) {
     const json& t = j["transform"];
     if (!t.is_object()) return TypeError("transform", "an object", t);
@@ -417,6 +429,24 @@ std::string CaseTitle(const ConvCase& c) {
 
 const char* GraphFormName(GraphForm g) { return g == GraphForm::kChain ? "chain" : "conv"; }
 
+const char* AlgorithmName(Algorithm a) {
+  switch (a) {
+    case Algorithm::kDirect:
+      return "direct";
+    case Algorithm::kWinograd:
+      return "winograd";
+    case Algorithm::kAuto:
+      return "auto";
+  }
+  return "?";
+}
+
+Result<Algorithm> ParseAlgorithm(const std::string& s) {
+  for (Algorithm a : {Algorithm::kDirect, Algorithm::kWinograd, Algorithm::kAuto})
+    if (s == AlgorithmName(a)) return a;
+  return Status::Invalid("unknown algorithm " + Quote(s) + ", expected direct, winograd or auto");
+}
+
 Result<Fill> ParseFill(const std::string& s) {
   for (Fill f : {Fill::kExact, Fill::kUniform, Fill::kPositive, Fill::kWide})
     if (s == FillName(f)) return f;
@@ -427,7 +457,7 @@ Result<Fill> ParseFill(const std::string& s) {
 bool ConvCase::operator==(const ConvCase& o) const {
   return problem == o.problem && direction == o.direction && sut == o.sut && fill == o.fill &&
          seed == o.seed && expect == o.expect && note == o.note && graph == o.graph &&
-         transform == o.transform;
+         transform == o.transform && algorithm == o.algorithm && origin == o.origin;
 }
 
 json CaseToJson(const ConvCase& c) {
@@ -447,6 +477,9 @@ json CaseToJson(const ConvCase& c) {
   if (!c.note.empty()) j["note"] = c.note;
   if (c.graph != GraphForm::kConv) j["graph"] = GraphFormName(c.graph);
   if (!c.transform.is_null()) j["transform"] = c.transform;
+  // Written only when set, so that cases without them stay byte-identical to older files.
+  if (c.algorithm != Algorithm::kDirect) j["algorithm"] = AlgorithmName(c.algorithm);
+  if (!c.origin.empty()) j["origin"] = OriginToJson(c.origin);
   return j;
 }
 

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/case_origin.h"
 #include "core/conv_problem.h"
 #include "core/status.h"
 #include "core/verdict.h"
@@ -18,10 +19,16 @@ enum class Fill { kExact, kUniform, kPositive, kWide };
 // (core/graph.h ChainGraph: the convolution, a second one over its result, their sum), which only
 // SUTs that run graphs take.
 enum class GraphForm { kConv, kChain };
+// The algorithm a case asks a SUT for, where the SUT can choose (benchdnn's --alg). Winograd is
+// inexact even on exact fill (its transforms divide), and kAuto lets the library pick it, so both
+// are judged against the error bound instead of bitwise (harness/judge.h).
+enum class Algorithm { kDirect, kWinograd, kAuto };
 
 const char* FillName(Fill f);  // exact, uniform, positive, wide
 Result<Fill> ParseFill(const std::string& s);
 const char* GraphFormName(GraphForm g);  // conv, chain
+const char* AlgorithmName(Algorithm a);  // direct, winograd, auto
+Result<Algorithm> ParseAlgorithm(const std::string& s);
 
 struct ConvCase {
   ConvProblem problem;
@@ -36,6 +43,8 @@ struct ConvCase {
   std::string note;  // e.g. the public bug id a regression case reproduces
   GraphForm graph = GraphForm::kConv;
   nlohmann::json transform;  // graph and pass pipeline of transform cases; null otherwise
+  Algorithm algorithm = Algorithm::kDirect;
+  CaseOrigin origin;  // where an imported case came from; empty otherwise
 
   bool operator==(const ConvCase& o) const;
 };

@@ -72,10 +72,13 @@ void OutcomeJsonText(const std::string& text) {
 }
 
 void Benchdnn(const std::string& text, bool deconv) {
-  std::vector<std::string> skipped;
-  Result<std::vector<BenchdnnProblem>> problems = ParseBenchdnnText(text, deconv, &skipped);
-  if (!problems.ok()) return;
-  for (const BenchdnnProblem& b : *problems) {
+  ImportOptions options;
+  options.deconv = deconv;
+  options.limits.max_depth = 1;  // no --batch: a fuzz input names no files to read
+  options.max_runs = 100000;
+  Result<BenchdnnImport> imported = ParseBenchdnnText(text, "<fuzz>", options);
+  if (!imported.ok()) return;
+  for (const BenchdnnProblem& b : imported->problems) {
     if (Status st = Validate(b.problem); !st.ok())
       Broken("benchdnn", "'" + b.descriptor + "' imported as an invalid problem: " + st.message());
     const ConvProblem scaled = ScaleDown(b.problem, ScaleOptions{2, 16, 100000});

@@ -301,6 +301,9 @@ Result<std::string> EncodeCase(const ConvCase& c, const ByteDecoderOptions& opti
   if (c.expect != Verdict::kPassed)
     return Status::Invalid("expect: the byte format carries cases expected to pass only");
   if (!c.note.empty()) return Status::Invalid("note: the byte format carries no note");
+  if (!c.origin.empty()) return Status::Invalid("origin: the byte format carries no origin");
+  if (c.algorithm != Algorithm::kDirect)
+    return Status::Invalid("algorithm: the byte format carries the direct algorithm only");
   if (!c.transform.is_null())
     return Status::Invalid("transform: the byte format carries no transform");
   if (options.suts.empty()

@@ -109,6 +109,8 @@ int RunExportFuzzSeeds(const std::vector<std::string>& paths, const CommonFlags&
     // SUT's case still seeds its problem.
     c.expect = Verdict::kPassed;
     c.note.clear();
+    c.origin = {};
+    c.algorithm = Algorithm::kDirect;
     if (!c.transform.is_null()) {
       ++skipped;
       continue;

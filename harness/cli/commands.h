@@ -22,7 +22,9 @@ int RunImportFuzzInput(const std::vector<std::string>& files, const CommonFlags&
                        bool max_macs_given);
 int RunExportFuzzSeeds(const std::vector<std::string>& paths, const CommonFlags& flags,
                        bool max_macs_given, const std::string& target, int64_t generate);
+// `driver`: conv, deconv, or auto (deconv for files under a folder named deconv). `dry_run`:
+// read and summarize, write nothing.
 int RunImportBenchdnn(const std::vector<std::string>& files, const CommonFlags& flags,
-                      const ScaleOptions& scale);
+                      const ScaleOptions& scale, const std::string& driver, bool dry_run);
 
 }  // namespace convparity

@@ -116,7 +116,14 @@ int Main(int argc, char** argv) {
   CLI::App* list = app.add_subcommand("list", "the systems under test and directions available");
   CLI::App* import =
       app.add_subcommand("import-benchdnn", "benchdnn problem lists into case files");
-  import->add_option("files", inputs, "benchdnn conv/ or deconv/ problem lists")->required();
+  import->add_option("files", inputs, "benchdnn conv/ or deconv/ batch files")->required();
+  std::string driver = "auto";
+  import
+      ->add_option("--driver", driver,
+                   "conv, deconv, or auto: deconv for files under a folder named deconv")
+      ->check(CLI::IsMember({"auto", "conv", "deconv"}));
+  bool dry_run = false;
+  import->add_flag("--dry-run", dry_run, "read and summarize; write no case");
   ScaleOptions scale;
   import->add_option("--max-batch", scale.max_batch, "scale the batch down to at most this")
       ->check(kCount);
@@ -198,7 +205,7 @@ int Main(int argc, char** argv) {
   }
   if (check->parsed()) return RunCheck(inputs, flags, junit, summary);
   if (shrink->parsed()) return RunShrink(case_path, flags);
-  if (import->parsed()) return RunImportBenchdnn(inputs, flags, scale);
+  if (import->parsed()) return RunImportBenchdnn(inputs, flags, scale, driver, dry_run);
   if (merge->parsed()) return RunMerge(inputs, flags);
   if (import_fuzz->parsed())
     return RunImportFuzzInput(inputs, flags, import_fuzz->count("--max-macs") > 0);

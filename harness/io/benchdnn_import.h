@@ -1,91 +1,116 @@
-// Importing oneDNN benchdnn problem lists (tests/benchdnn/inputs/{conv,deconv}/, see
-// ../shared/benchdnn/SOURCE.md) as ConvProblems, scaling them down to a budget while keeping their
-// character, and writing them as case files. `convparity import-benchdnn` is built on this API.
+// Importing oneDNN benchdnn conv and deconv batch files (tests/benchdnn/inputs/{conv,deconv}/, see
+// ../shared/benchdnn/SOURCE.md) as ConvProblems, read as benchdnn reads them, and writing them as
+// case files. `convparity import-benchdnn` is built on this API.
 //
-// The format, as benchdnn reads it (facts of its format; oneDNN's driver_conv.md):
-//   - one problem per whitespace-separated token; `#` starts a comment; `--option` tokens configure
-//     the benchdnn driver (not the problem) and are skipped with a note;
-//   - a descriptor is `<key><number>` pairs in any order, `_` ignored, then optionally `n<name>`
-//     (quotes stripped) up to the end of the token. Keys: g mb ic oc, i/o/k/s/p/d + d/h/w;
-//   - defaults: g 1, mb 2, stride 1, dilation 0. NOTE: benchdnn's dilation is 0-based (0 = none);
-//     ConvProblem's is PyTorch's, 1 = none;
-//   - a spatial dimension is used when any of its i, o, k, dilation is non-zero, its stride is not
-//   1 or
-//     its padding is at least 1; it then needs i and k. A missing output is deduced with symmetric
-//     padding (missing padding = 0); a missing padding with a given output is deduced as
-//     ⌊(span difference) / 2⌋, truncated toward zero as in C;
-//   - rank: d used → 3-D (h and w copy d when both are missing; one missing is an error); else h
-//     used → 2-D (w copies h when missing); else w → 1-D;
-//   - the end padding is whatever makes the output size match: for conv
-//     (o−1)·s − i + dk − p, for deconv (i−1)·s − o + dk − p, dk = (k−1)·(dil+1) + 1. It may differ
-//     from the begin padding (asymmetric) or be negative: a conv whose end padding is above −s
-//     reads the same rows with 0; a deconv's negative end padding is output_padding when that is
-//     legal
-//     (< max(stride, dilation)); otherwise the line is unsupported and skipped with the reason;
-//   - deconv files (a `deconv` directory) describe transposed convolutions whose ic/oc and i/o are
-//   the
-//     deconvolution's own input and output.
-// Imported problems are channels-first with the natural weight layout and a bias (benchdnn's
-// default direction is forward with bias).
+// The language (benchdnn_batch.h: comments, continuations, --batch includes), the option state
+// (benchdnn_settings.h: comma lists run as products, --reset), the descriptor
+// (benchdnn_descriptor.h) and the memory formats (benchdnn_layouts.h) each have their file. Here
+// they meet: every descriptor is run once per combination of the options' values ("a problem
+// read"), and each run is imported or skipped for one counted reason:
+//   - --match: the run's reproducer line (driver, honoured options, the descriptor as benchdnn
+//     prints it) does not match the pattern;
+//   - data type: only f32 problems (--dt, --cfg) are imported, and a bias only in f32 (--bia-dt);
+//   - descriptor: benchdnn itself rejects it; expressible: it needs padding no ConvProblem has,
+//     or is not a legal convolution;
+//   - layout: a format (--stag/--wtag/--dtag/--strides) with no ConvProblem layout;
+//   - direction: a direction not asked for (ImportOptions::directions);
+//   - size: over the MAC budget after scaling (ImportOptions::scale).
+// --dir FWD_B / FWD_D / FWD_I are forward with / without a bias (a bias also with --bia-dt=f32),
+// BWD_D backward-data, BWD_W / BWD_WB backward-weight without / with a bias, BWD_DW both backward
+// directions. Without --dir a problem is imported with a bias for the writer's directions (all,
+// by default), as before this reader honoured --dir. --mb replaces the batch; --alg=wino and auto
+// mark the case's algorithm (core/conv_case.h). Options that do not change the convolution
+// (attributes, implementation filters, …) are counted once per option. Anything malformed (an
+// unknown option or key, a value benchdnn cannot parse, a missing include, an include cycle) is an
+// error naming file:line.
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/conv_case.h"
 #include "core/conv_problem.h"
 #include "core/status.h"
+#include "harness/io/benchdnn_batch.h"
+#include "harness/io/benchdnn_scale.h"
 
 namespace convparity {
 
 struct BenchdnnProblem {
   ConvProblem problem;
-  std::string name;        // the n"…" name without quotes (bytes outside printable ASCII → '?')
-  int line = 0;            // 1-based line of the source
-  std::string source;      // the file it came from ("<text>" when parsed from a string)
-  std::string descriptor;  // the benchdnn descriptor token as written
+  std::optional<Direction> direction;  // from --dir; nullopt: none given (the writer's choice)
+  Algorithm algorithm = Algorithm::kDirect;
+  std::string name;    // the n"…" name without quotes (bytes outside printable ASCII → '?')
+  int line = 0;        // 1-based line of the source
+  std::string source;  // the file it came from ("<text>" when parsed from a string)
+  std::vector<std::string> via;  // "file:line" of the --batch lines that led to `source`
+  std::string descriptor;        // the benchdnn descriptor token as written
+  std::string options;  // the run's honoured options in benchdnn's syntax ("--dir=BWD_D …")
+
+  std::string Where() const { return source + ":" + std::to_string(line); }
+  // "--conv --dir=BWD_D mb2ic4…": what benchdnn takes to run this problem.
+  std::string Repro() const;
 };
 
-// Parses a benchdnn problem list. Malformed text (an unknown key, a key without a number, a number
-// over 2^30, an unterminated quote, more than 100000 problems) is an error naming source:line and
-// the token. Well-formed lines that give no problem we can run (a driver option, a size benchdnn
-// itself rejects, padding no ConvProblem can express, an invalid convolution) are appended to
-// `skipped` (may be null), one entry per line: "source:line: reason". Comments and blank lines are
-// neither. Total over any input: no crash, allocation bounded by the text's size.
-Result<std::vector<BenchdnnProblem>> ParseBenchdnnText(const std::string& text, bool deconv,
-                                                       std::vector<std::string>* skipped,
-                                                       const std::string& source = "<text>");
+struct ImportOptions {
+  std::optional<bool> deconv;         // the driver; nullopt: deconv when IsBenchdnnDeconvPath(file)
+  std::vector<Direction> directions;  // runs of other directions are skipped; empty: all
+  ScaleOptions scale;                 // applied to every imported problem
+  BatchLimits limits;
+  int64_t max_runs = int64_t{1} << 27;  // problems read, over all includes
+  // Problems imported; about 1.7 kB each (oneDNN's test_conv_all, 250350 problems: 595 MB RSS).
+  size_t max_problems = 500000;
+};
+
+// How often a reason came up, and its first occurrence.
+struct TallyEntry {
+  int64_t count = 0;
+  std::string where;  // "file:line", then " via file:line" for each include, innermost first
+  std::string what;   // what was there (the token, the option's value), or why it is ignored
+};
+
+struct ImportTally {
+  int64_t read = 0;      // problems read: descriptors × their option combinations
+  int64_t imported = 0;  // runs imported (a run may give two layouts or two directions)
+  // "category: detail" → count; categories as listed at the top of this file.
+  std::map<std::string, TallyEntry> skipped;
+  // "--option" → count; `what` says why it does not change the convolution.
+  std::map<std::string, TallyEntry> ignored;
+
+  int64_t SkippedTotal() const;
+  void Merge(const ImportTally& other);
+};
+
+struct BenchdnnImport {
+  std::vector<BenchdnnProblem> problems;
+  ImportTally tally;
+};
+
+// Reads batch text as if from file `source` (its folder resolves --batch includes).
+Result<BenchdnnImport> ParseBenchdnnText(const std::string& text,
+                                         const std::string& source = "<text>",
+                                         const ImportOptions& options = {});
+Result<BenchdnnImport> ImportBenchdnnFile(const std::string& path,
+                                          const ImportOptions& options = {});
 
 // True when a directory component of `path` is named `deconv` (benchdnn's inputs/deconv/).
 bool IsBenchdnnDeconvPath(const std::string& path);
-// Reads (at most 16 MiB) and parses one file; deconv or not by IsBenchdnnDeconvPath.
-Result<std::vector<BenchdnnProblem>> ImportBenchdnnFile(const std::string& path,
-                                                        std::vector<std::string>* skipped);
 
-// Budgets for ScaleDown; 0 keeps that aspect as it is.
-struct ScaleOptions {
-  int64_t max_batch = 0;
-  int64_t max_spatial = 0;  // every spatial extent of the input and the output
-  int64_t max_macs = 0;
+struct WrittenCases {
+  int64_t written = 0;   // one per (problem, direction, fill)
+  int64_t distinct = 0;  // files: equal cases share one (content-hash names)
 };
 
-// Shrinks batch, spatial sizes and, while over max_macs, channels (then spatial sizes and batch
-// further), keeping the configuration's character: rank, kind, kernel, stride, dilation, padding,
-// output_padding, layouts, bias; groups > 1, depthwise-ness, whether the per-group output channels
-// are fewer than, as many as or more than the per-group input channels, and per-group counts of 1;
-// for an ordinary convolution the input size modulo the stride (so the same trailing rows go
-// unread). Never grows anything. A budget that the fixed parts (a huge kernel, say) exceed is met
-// as far as it can be: the result is then a fixed point, ScaleDown(result) == result. An invalid
-// problem is returned unchanged; a valid one stays valid.
-ConvProblem ScaleDown(const ConvProblem& p, const ScaleOptions& options);
-
 // Writes one case file per (problem, direction, fill) into out_dir (WriteCaseFile: atomic,
-// content-hash names), with the given SUT and seed and note = "<name> (<source>:<line>)". Returns
-// the number of files written (duplicates collapse onto one file but are counted).
-Result<int> WriteImportedCases(const std::vector<BenchdnnProblem>& problems,
-                               const std::vector<Direction>& directions,
-                               const std::vector<Fill>& fills, const std::string& sut,
-                               const std::string& out_dir, uint64_t seed);
+// content-hash names), with the given SUT and seed, note = "<name> (<source>:<line>)", the
+// problem's algorithm and its origin. A problem's own direction is used when it has one, else
+// each of `directions`.
+Result<WrittenCases> WriteImportedCases(const std::vector<BenchdnnProblem>& problems,
+                                        const std::vector<Direction>& directions,
+                                        const std::vector<Fill>& fills, const std::string& sut,
+                                        const std::string& out_dir, uint64_t seed);
 
 }  // namespace convparity

@@ -204,6 +204,35 @@ expect 1 shrink-passing -- "$cp" shrink "$tmp/gate/ok.json" --out "$tmp/shrunk"
 # benchdnn lists become cases that pass on our kernels.
 expect 0 import -- "$cp" import-benchdnn "$src/../shared/benchdnn/deconv/shapes_1d" --max-batch 2 --max-spatial 6 --scale-macs 50000 --fill exact --out "$tmp/imp"
 expect 0 import-replays -- "$cp" check "$tmp/imp/corpus"
+# benchdnn batch files of our own (tests/data/benchdnn/README.md): includes, option products and
+# formats honoured, a summary that counts skips and ignored options, cases that say where they are
+# from and replay as parity (winograd ones against the bound).
+data="$src/tests/data/benchdnn"
+expect 0 import-batch -- "$cp" import-benchdnn "$data/conv/test_nested" "$data/conv/test_options" --fill exact --out "$tmp/batch"
+contains "$tmp/out" '^benchdnn import of 2 files: 14 problems read, 11 imported, 3 skipped$' import-batch-summary
+contains "$tmp/out" '^  skipped +1  data type: bf16; first .*test_options:4: --dt=bf16$' import-batch-skip-line
+contains "$tmp/out" '^  ignored +1  --attr-post-ops: post-ops act on the result' import-batch-ignored-line
+contains "$tmp/out" '^12 problems, 24 cases written to ' import-batch-cases
+grep -l '"via": \[' "$tmp"/batch/corpus/*.json >"$tmp/found" 2>/dev/null
+contains "$tmp/found" 'json' import-batch-origin-via
+grep -l '"algorithm": "winograd"' "$tmp"/batch/corpus/*.json >"$tmp/found" 2>/dev/null
+contains "$tmp/found" 'json' import-batch-winograd-case
+expect 0 import-batch-replays -- "$cp" check "$tmp/batch/corpus"
+expect 0 import-batch-json -- "$cp" import-benchdnn "$data/conv/test_products" --dry-run --json
+cp "$tmp/out" "$tmp/import.json"
+contains "$tmp/import.json" '"read": 4' import-batch-json-read
+expect 0 import-driver -- "$cp" import-benchdnn "$data/conv/shapes_small" --driver deconv --dry-run
+contains "$tmp/out" '3 problems read, 3 imported' import-driver-deconv
+expect 2 import-cycle -- "$cp" import-benchdnn "$data/conv/test_cycle_a" --out "$tmp/batch"
+one_line_error import-cycle
+contains "$tmp/err" 'test_cycle_b:2: --batch=test_cycle_a: including .* again makes a cycle' import-cycle-says
+expect 2 import-missing -- "$cp" import-benchdnn "$data/conv/test_missing" --out "$tmp/batch"
+one_line_error import-missing
+contains "$tmp/err" 'test_missing:2: --batch=no_such_file: .*no such file' import-missing-says
+if $py -c 'import jsonschema' 2>/dev/null; then
+  expect 0 schema-imported-cases -- $py "$src/reports/schema/validate.py" "$src/reports/schema/case.schema.json" "$tmp"/batch/corpus/*.json
+  expect 0 schema-import-summary -- $py "$src/reports/schema/validate.py" "$src/reports/schema/import.schema.json" "$tmp/import.json"
+fi
 
 # libFuzzer inputs and cases, both ways: a case exported as a fuzz_parity seed imports back as the
 # same case (with the same SUT list, which the byte format depends on), and still shows the bug.

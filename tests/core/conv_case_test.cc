@@ -83,6 +83,16 @@ rc::Gen<ConvCase> GenAnyCase() {
     c.graph = *rc::gen::element(GraphForm::kConv, GraphForm::kChain);
     if (*rc::gen::arbitrary<bool>())
       c.transform = json{{"passes", {"fold_bn", *GenText()}}, {"graph", {{"nodes", *GenAnyInt()}}}};
+    c.algorithm = *rc::gen::element(Algorithm::kDirect, Algorithm::kWinograd, Algorithm::kAuto);
+    if (*rc::gen::arbitrary<bool>()) {
+      c.origin.format = "benchdnn";
+      c.origin.file = "x" + *GenText();
+      c.origin.line = *rc::gen::inRange<int64_t>(1, int64_t{1} << 40);
+      c.origin.name = *GenText();
+      c.origin.repro = *GenText();
+      c.origin.via =
+          *rc::gen::container<std::vector<std::string>>(*rc::gen::inRange<size_t>(0, 4), GenText());
+    }
     return c;
   });
 }
@@ -259,7 +269,7 @@ TEST(FillNames, EachNameParsesBackAndOthersAreRejected) {
 
 TEST(CaseEquality, EveryFieldCounts) {
   const ConvCase a = ExampleCase();
-  std::vector<ConvCase> others(9, a);
+  std::vector<ConvCase> others(12, a);
   others[0].problem.bias = true;
   others[1].direction = Direction::kForward;
   others[2].sut = "im2col";
@@ -269,6 +279,9 @@ TEST(CaseEquality, EveryFieldCounts) {
   others[6].note = "pytorch#1";
   others[7].transform = json::object();
   others[8].graph = GraphForm::kChain;
+  others[9].algorithm = Algorithm::kWinograd;
+  others[10].origin = {"benchdnn", "shapes_basic", 13, "", "", {}};
+  others[11].origin = {"benchdnn", "shapes_basic", 13, "", "", {"test_conv_ci:19"}};
   EXPECT_TRUE(a == ExampleCase());
   for (const ConvCase& o : others) EXPECT_FALSE(a == o);
 }
@@ -335,6 +348,58 @@ TEST(CaseJson, ExpectNamesAVerdictAndReadsTheOldNamesAsAliases) {
   ASSERT_TRUE(old.ok()) << old.status().message();
   EXPECT_EQ(old->expect, Verdict::kFailed);
   EXPECT_EQ(CaseToJson(*old)["expect"], "failed");
+}
+
+TEST(CaseJson, AlgorithmAndOriginAreWrittenOnlyWhenSetAndReadStrictly) {
+  ConvCase c = ExampleCase();
+  EXPECT_FALSE(CaseToJson(c).contains("algorithm"));
+  EXPECT_FALSE(CaseToJson(c).contains("origin"));
+  c.algorithm = Algorithm::kWinograd;
+  c.origin = {
+      "benchdnn",          "inputs/conv/shapes_basic",        13,
+      "conv_basic_2d:1st", "--conv --alg=wino ic3ih5oc16kh3", {"inputs/conv/test_conv_ci:19"}};
+  json j = CaseToJson(c);
+  EXPECT_EQ(j["algorithm"], "winograd");
+  EXPECT_EQ(j["origin"], json::parse(R"({"format": "benchdnn", "file": "inputs/conv/shapes_basic",
+      "line": 13, "name": "conv_basic_2d:1st", "repro": "--conv --alg=wino ic3ih5oc16kh3",
+      "via": ["inputs/conv/test_conv_ci:19"]})"));
+  EXPECT_TRUE(*CaseFromJson(j) == c);
+  j["algorithm"] = "direct";  // the default, accepted when written out
+  EXPECT_EQ(CaseFromJson(j)->algorithm, Algorithm::kDirect);
+  struct Bad {
+    json patch;
+    const char* says;
+  } bad[] = {
+      {{{"algorithm", "fft"}},
+       "field 'algorithm': unknown algorithm \"fft\", expected direct, winograd or auto"},
+      {{{"algorithm", 1}}, "field 'algorithm' must be a string"},
+      {{{"origin", "shapes"}}, "field 'origin' must be an object, got string"},
+      {{{"origin", {{"lines", 1}}}}, "unknown field \"origin.lines\""},
+      {{{"origin", {{"line", 0}}}}, "field 'origin.line' is 0, expected a line number"},
+      {{{"origin", {{"line", -3}}}}, "field 'origin.line' is -3"},
+      {{{"origin", {{"line", "13"}}}}, "field 'origin.line' must be an integer"},
+      {{{"origin", {{"line", 1.5}}}}, "field 'origin.line' must be an integer"},
+      {{{"origin", {{"line", 18446744073709551615ull}}}}, "expected a line number"},
+      {{{"origin", {{"format", ""}}}}, "field 'origin.format' is empty"},
+      {{{"origin", {{"file", 7}}}}, "field 'origin.file' must be a string"},
+      {{{"origin", {{"via", "x"}}}}, "field 'origin.via' must be an array of strings"},
+      {{{"origin", {{"via", {1}}}}}, "field 'origin.via' must be an array of strings"},
+      {{{"origin", {{"via", json(std::vector<std::string>(65, "f:1"))}}}}, "more than 64"},
+  };
+  for (const Bad& b : bad) {
+    json broken = j;
+    broken.merge_patch(b.patch);
+    Result<ConvCase> r = CaseFromJson(broken);
+    ASSERT_FALSE(r.ok()) << b.patch.dump();
+    EXPECT_NE(r.status().message().find(b.says), std::string::npos)
+        << b.patch.dump() << ": " << r.status().message();
+  }
+  for (const char* required : {"format", "file", "line"}) {
+    json broken = j;
+    broken["origin"].erase(required);
+    EXPECT_EQ(CaseFromJson(broken).status().message(),
+              std::string("field 'origin.") + required + "' is missing");
+  }
 }
 
 TEST(CaseJson, MinimalCaseTakesTheDefaults) {

@@ -291,6 +291,14 @@ TEST(ByteDecoder, EncoderNamesWhatTheFormatCannotCarry) {
   c.note = "why";
   EXPECT_FALSE(EncodeCase(c, Options()).ok());
   c.note.clear();
+  c.origin = {"benchdnn", "shapes_basic", 3, "", "", {}};
+  EXPECT_EQ(EncodeCase(c, Options()).status().message(),
+            "origin: the byte format carries no origin");
+  c.origin = {};
+  c.algorithm = Algorithm::kWinograd;
+  EXPECT_EQ(EncodeCase(c, Options()).status().message(),
+            "algorithm: the byte format carries the direct algorithm only");
+  c.algorithm = Algorithm::kDirect;
   c.problem.groups = 3;  // invalid: 1 channel in 3 groups
   EXPECT_NE(EncodeCase(c, Options()).status().message().find("problem: "), std::string::npos);
 

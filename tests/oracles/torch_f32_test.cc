@@ -146,9 +146,9 @@ TEST(TorchF32, BenchdnnShapesScaledDownAreWithinBound) {
   for (const char* kind : {"conv", "deconv"}) {
     if (!fs::is_directory(shared / "benchdnn" / kind)) continue;
     for (const auto& entry : fs::directory_iterator(shared / "benchdnn" / kind)) {
-      Result<std::vector<BenchdnnProblem>> r = ImportBenchdnnFile(entry.path().string(), nullptr);
+      Result<BenchdnnImport> r = ImportBenchdnnFile(entry.path().string());
       ASSERT_TRUE(r.ok()) << r.status().message();
-      problems.insert(problems.end(), r->begin(), r->end());
+      problems.insert(problems.end(), r->problems.begin(), r->problems.end());
     }
   }
   ASSERT_GT(problems.size(), 600u) << "shared benchdnn lists not found under " << shared;

@@ -197,6 +197,16 @@ TEST(ReportJson, TransformCasesHaveNoDescriptorCommand) {
   EXPECT_EQ(r["case"]["transform"], f.minimized.transform);
 }
 
+TEST(ReportJson, CasesAskingForAnAlgorithmHaveNoDescriptorCommandAndKeepTheirOrigin) {
+  Finding f = MakeFinding();
+  f.minimized.algorithm = Algorithm::kWinograd;
+  f.minimized.origin = {"benchdnn", "inputs/conv/shapes_basic", 13, "x", "", {}};
+  const json r = ReportJson(f, kTool, "t.json");
+  EXPECT_TRUE(r["repro"]["descriptor_command"].is_null());  // a descriptor carries no algorithm
+  EXPECT_EQ(r["case"]["algorithm"], "winograd");
+  EXPECT_EQ(r["case"]["origin"]["line"], 13);
+}
+
 TEST(ReportJson, EmptyBucketIsComputedFromTheMinimizedCase) {
   Finding f = MakeFinding();
   f.bucket.clear();

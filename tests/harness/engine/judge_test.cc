@@ -3,6 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
+
+#include "core/descriptor.h"
+#include "harness/engine/check_case.h"
+#include "harness/suts/sut_registry.h"
 
 namespace convparity {
 namespace {
@@ -23,6 +28,36 @@ TEST(Judge, ExactModeAcceptsOnlyTheRoundedReference) {
   EXPECT_EQ(j.first->index, (Shape{0, 0, 3}));
   EXPECT_EQ(j.worst->expected, 7);
   EXPECT_EQ(j.worst->got, 6);
+}
+
+// `direct` with its first result element moved by one ulp, as a Winograd kernel's rounding would.
+class OneUlpOff : public ConvSut {
+ public:
+  std::string name() const override { return "one-ulp-off"; }
+  Status Run(const ConvProblem& p, Direction d, const ConvBuffers& buffers) override {
+    CP_RETURN_IF_ERROR(direct_->Run(p, d, buffers));
+    buffers.result[0] = std::nextafter(buffers.result[0], INFINITY);
+    return Status::Ok();
+  }
+
+ private:
+  std::unique_ptr<ConvSut> direct_ = std::move(MakeSut("direct")).value();
+};
+
+// The SUT does not say its result is inexact; the case's algorithm does (benchdnn's --alg=wino).
+TEST(Judge, ACaseAskingForWinogradIsCheckedAgainstTheBoundOnExactFill) {
+  ConvCase c;
+  c.problem = ParseDescriptor("2d_ic4_oc4_i6x6_k3x3")->problem;
+  c.fill = Fill::kExact;
+  OneUlpOff sut;
+  for (Direction d : AllDirections()) {
+    c.direction = d;
+    c.algorithm = Algorithm::kDirect;
+    EXPECT_EQ(CheckCase(c, sut).verdict, Verdict::kFailed) << DirectionName(d);
+    c.algorithm = Algorithm::kWinograd;
+    const CaseOutcome bounded = CheckCase(c, sut);
+    EXPECT_EQ(bounded.verdict, Verdict::kPassed) << DirectionName(d) << ": " << bounded.reason;
+  }
 }
 
 TEST(Judge, RandomModeBoundScalesWithMagnitudeAndSqrtK) {

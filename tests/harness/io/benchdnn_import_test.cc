@@ -19,17 +19,13 @@
 #include "core/prng.h"
 #include "generators/problem_gen.h"
 #include "harness/io/files.h"
+#include "tests/harness/io/benchdnn_test_support.h"
 
 namespace convparity {
 namespace {
 
 namespace fs = std::filesystem;
-
-// ctest sets CONVPARITY_SHARED; a test binary run by hand finds the folder beside the sources.
-fs::path SharedDir() {
-  if (const char* env = std::getenv("CONVPARITY_SHARED")) return env;
-  return fs::path(__FILE__).parent_path() / "../../../shared";
-}
+using benchdnn_test::SharedDir;
 
 std::vector<fs::path> BenchdnnFiles() {
   std::vector<fs::path> files;
@@ -41,163 +37,6 @@ std::vector<fs::path> BenchdnnFiles() {
   }
   std::sort(files.begin(), files.end());
   return files;
-}
-
-BenchdnnProblem ParseOne(const std::string& line, bool deconv) {
-  std::vector<std::string> skipped;
-  Result<std::vector<BenchdnnProblem>> r = ParseBenchdnnText(line, deconv, &skipped);
-  EXPECT_TRUE(r.ok()) << r.status().message();
-  EXPECT_TRUE(skipped.empty()) << skipped.front();
-  EXPECT_EQ(r.ok() ? r->size() : 0u, 1u) << line;
-  return r.ok() && r->size() == 1 ? r->front() : BenchdnnProblem{};
-}
-
-// Unused trailing dimensions keep ConvProblem's defaults: 1 for sizes, 0 for paddings.
-Dims D(int64_t a, int64_t b = 1, int64_t c = 1) { return {a, b, c}; }
-Dims P(int64_t a, int64_t b = 0, int64_t c = 0) { return {a, b, c}; }
-
-TEST(BenchdnnImport, ResnetLineWithDefaultsIsA2dConvolution) {
-  const BenchdnnProblem b =
-      ParseOne("mb50ic64ih56oc256oh56kh1ph0n\"resnet_50:res2a_branch1*4\"", false);
-  ConvProblem want;
-  want.rank = 2, want.batch = 50, want.in_channels = 64, want.out_channels = 256, want.bias = true;
-  want.input = D(56, 56), want.kernel = D(1, 1);
-  EXPECT_EQ(b.problem, want) << ProblemDescriptor(b.problem);
-  EXPECT_EQ(b.name, "resnet_50:res2a_branch1*4");
-  EXPECT_EQ(b.line, 1);
-}
-
-TEST(BenchdnnImport, DeconvLineIsTransposedWithItsOwnChannels) {
-  const BenchdnnProblem b = ParseOne("g2mb256oc96oh27ic256ih27kh5ph2n\"alexnet:deconv2\"", true);
-  const ConvProblem& p = b.problem;
-  EXPECT_TRUE(p.transposed);
-  EXPECT_EQ(p.groups, 2);
-  EXPECT_EQ(p.batch, 256);
-  EXPECT_EQ(p.in_channels, 256);  // the deconvolution's own input
-  EXPECT_EQ(p.out_channels, 96);
-  EXPECT_EQ(p.weight_layout, WeightLayout::kIO);
-  EXPECT_EQ(p.pad_begin, P(2, 2));
-  EXPECT_EQ(p.pad_end, P(2, 2));
-  EXPECT_EQ(p.output(), D(27, 27));
-}
-
-TEST(BenchdnnImport, DeconvOutputBeyondThePaddingBecomesOutputPaddingWhenLegal) {
-  // (3−1)·2 + 3 − 1 = 6 with padding 1 on both sides; 7 needs end padding −1 → output_padding 1.
-  const ConvProblem p = ParseOne("ic4oc4ih3oh7kh3sh2ph1", true).problem;
-  EXPECT_EQ(p.pad_begin, P(1, 1));
-  EXPECT_EQ(p.pad_end, P(0, 0));
-  EXPECT_EQ(p.output_padding, P(1, 1));
-  EXPECT_EQ(p.output(), D(7, 7));
-  // 9 would need output_padding 3 ≥ stride 2: unsupported, skipped with the reason.
-  std::vector<std::string> skipped;
-  Result<std::vector<BenchdnnProblem>> r =
-      ParseBenchdnnText("ic4oc4ih3oh9kh3sh2ph1\n", true, &skipped, "x/deconv/f");
-  ASSERT_TRUE(r.ok());
-  EXPECT_TRUE(r->empty());
-  ASSERT_EQ(skipped.size(), 1u);
-  EXPECT_NE(skipped[0].find("x/deconv/f:1:"), std::string::npos) << skipped[0];
-  EXPECT_NE(skipped[0].find("output_padding 3"), std::string::npos) << skipped[0];
-}
-
-TEST(BenchdnnImport, ThreeDimensionalLinesGiveEachAxisOrCopyDepthIntoACube) {
-  const ConvProblem p =
-      ParseOne("ic16oc16_ih13kh3ph1_iw50kw3pw1_id10kd3pd1_n\"3d_conv_pad:1\"", false).problem;
-  EXPECT_EQ(p.rank, 3);
-  EXPECT_EQ(p.input, D(10, 13, 50));
-  EXPECT_EQ(p.output(), D(10, 13, 50));
-  EXPECT_EQ(p.batch, 2);  // benchdnn's default
-  const ConvProblem cube = ParseOne("g2_ic32oc32_id17kd2_n\"3d_gconv\"", false).problem;
-  EXPECT_EQ(cube.rank, 3);
-  EXPECT_EQ(cube.groups, 2);
-  EXPECT_EQ(cube.input, D(17, 17, 17));
-  EXPECT_EQ(cube.kernel, D(2, 2, 2));
-  EXPECT_EQ(cube.output(), D(16, 16, 16));
-}
-
-TEST(BenchdnnImport, OneDimensionalLineUsesW) {
-  const ConvProblem p = ParseOne("g1mb50ic256iw56oc512ow28kw1sw2pw0n\"conv1d:3\"", false).problem;
-  EXPECT_EQ(p.rank, 1);
-  EXPECT_EQ(p.input[0], 56);
-  EXPECT_EQ(p.stride[0], 2);
-  // (28−1)·2 − 56 + 1 = −1: the last input row is never read; padding 0 says the same.
-  EXPECT_EQ(p.pad_end[0], 0);
-  EXPECT_EQ(p.output()[0], 28);
-}
-
-TEST(BenchdnnImport, DilationIsZeroBasedInBenchdnn) {
-  const ConvProblem p = ParseOne("mb20ic4ih8oc6oh3kh3sh2ph1dh1n\"dilated_conv:1\"", false).problem;
-  EXPECT_EQ(p.dilation, D(2, 2));  // dh1 = one gap = PyTorch dilation 2; w copies h
-  EXPECT_EQ(p.output(), D(3, 3));
-  EXPECT_EQ(ParseOne("ic1oc1ih5kh3dh0", false).problem.dilation, D(1, 1));
-}
-
-TEST(BenchdnnImport, ExplicitOutputSizesGiveAsymmetricEndPadding) {
-  const ConvProblem p = ParseOne("mb1ic16oc16_ih16kh3ph1oh16_iw16kw3pw1ow15", false).problem;
-  EXPECT_EQ(p.pad_begin, P(1, 1));
-  EXPECT_EQ(p.pad_end, P(1, 0));
-  EXPECT_EQ(p.output(), D(16, 15));
-  const ConvProblem wide = ParseOne("ic16oc16_iw1kw3ow100pw100", false).problem;
-  EXPECT_EQ(wide.pad_end[0], 1);
-  // No padding given: deduced as ⌊((16−1)·2 − 33 + 2) / 2⌋ truncated toward zero = 0.
-  const ConvProblem deduced = ParseOne("mb2ic16ih33oc16oh16kh2sh2", false).problem;
-  EXPECT_EQ(deduced.pad_begin, P(0, 0));
-  EXPECT_EQ(deduced.output(), D(16, 16));
-}
-
-TEST(BenchdnnImport, OptionsCommentsAndSeveralProblemsPerLine) {
-  std::vector<std::string> skipped;
-  const std::string text =
-      "# a comment\n\n--dir=BWD_D ic2oc2ih4kh3 ic3oc3iw5kw2 # trailing comment kh9\r\n"
-      "  ic4oc4id3kd1\n";
-  Result<std::vector<BenchdnnProblem>> r = ParseBenchdnnText(text, false, &skipped, "f");
-  ASSERT_TRUE(r.ok()) << r.status().message();
-  ASSERT_EQ(r->size(), 3u);
-  EXPECT_EQ((*r)[0].line, 3);
-  EXPECT_EQ((*r)[1].problem.rank, 1);
-  EXPECT_EQ((*r)[2].line, 4);
-  ASSERT_EQ(skipped.size(), 1u);
-  EXPECT_EQ(skipped[0].rfind("f:3: option '--dir=BWD_D'", 0), 0u) << skipped[0];
-}
-
-TEST(BenchdnnImport, LinesBenchdnnRejectsAreSkippedWithReasons) {
-  for (const char* line : {"oc4ih5kh3", "ic4oc4ih5", "ic4oc4kh3", "g0ic4oc4ih5kh3", "ic4oc4ih2kh5",
-                           "ic4oc4id5kd3ih5kh3", "ic3oc4g2ih5kh3", "ic4oc4ih5kh3sh0",
-                           "ic4oc4n\"no spatial\"", "ic4oc4ih8oh2kh3ph0"}) {
-    std::vector<std::string> skipped;
-    Result<std::vector<BenchdnnProblem>> r = ParseBenchdnnText(line, false, &skipped);
-    ASSERT_TRUE(r.ok()) << line << ": " << r.status().message();
-    EXPECT_TRUE(r->empty()) << line;
-    ASSERT_EQ(skipped.size(), 1u) << line;
-    std::printf("  skipped: %s\n", skipped[0].c_str());
-  }
-}
-
-TEST(BenchdnnImport, MalformedTextIsAnErrorNamingLineAndToken) {
-  struct Bad {
-    const char* text;
-    const char* says;
-  } cases[] = {{"ic4oc4\nih5kh3qq7", "<text>:2: descriptor 'ih5kh3qq7': unknown entry at 'qq7'"},
-               {"ic4oc4ih", "expected a number after 'ih'"},
-               {"ic4oc4ih-5kh3", "expected a number after 'ih'"},
-               {"ic4oc4ih1073741825kh3", "the value of 'ih' is over 2^30"},
-               {"ic4oc4ih99999999999999999999999kh3", "over 2^30"},
-               {"ic4oc4ih5kh3n\"open", "unterminated quote"},
-               {"ic4\xff", "unknown entry at '\\xff'"}};
-  for (const Bad& bad : cases) {
-    Result<std::vector<BenchdnnProblem>> r = ParseBenchdnnText(bad.text, false, nullptr);
-    ASSERT_FALSE(r.ok()) << bad.text;
-    EXPECT_EQ(r.status().code(), StatusCode::kInvalid);
-    EXPECT_NE(r.status().message().find(bad.says), std::string::npos) << r.status().message();
-  }
-  EXPECT_TRUE(ParseBenchdnnText("ic4oc4ih1073741824kh3", false, nullptr).ok());  // 2^30 itself
-}
-
-TEST(BenchdnnImport, DeconvIsToldByItsDirectory) {
-  EXPECT_TRUE(IsBenchdnnDeconvPath("/work/shared/benchdnn/deconv/shapes_2d"));
-  EXPECT_TRUE(IsBenchdnnDeconvPath("deconv/x"));
-  EXPECT_FALSE(IsBenchdnnDeconvPath("/work/shared/benchdnn/conv/shapes_deconv"));
-  EXPECT_FALSE(IsBenchdnnDeconvPath("deconv"));
-  EXPECT_FALSE(IsBenchdnnDeconvPath("/a/deconvolutions/x"));
 }
 
 // The descriptor's own output sizes, read independently of the parser: o<axis><n> before the name.
@@ -237,36 +76,30 @@ std::set<int> ContentLines(const std::string& text) {
 
 std::vector<BenchdnnProblem> ImportAll(bool print) {
   std::vector<BenchdnnProblem> all;
-  std::map<std::string, int> reasons;
-  size_t skipped_total = 0;
+  ImportTally tally;
   for (const fs::path& file : BenchdnnFiles()) {
-    std::vector<std::string> skipped;
-    Result<std::vector<BenchdnnProblem>> r = ImportBenchdnnFile(file.string(), &skipped);
+    Result<BenchdnnImport> r = ImportBenchdnnFile(file.string());
     EXPECT_TRUE(r.ok()) << r.status().message();
     if (!r.ok()) continue;
-    // Every line with content is imported or skipped.
-    std::set<int> accounted;
-    for (const BenchdnnProblem& b : *r) accounted.insert(b.line);
-    for (const std::string& s : skipped) {
-      accounted.insert(std::stoi(s.substr(file.string().size() + 1)));  // "file:line: …"
-      // "file:line: 'token': reason" → the reason, numbers dropped, for the tally.
-      const size_t reason = s.find("': ");
-      ++reasons[reason == std::string::npos
-                    ? "option ignored"
-                    : std::regex_replace(s.substr(reason + 3), std::regex("[0-9]+"), "N")];
-    }
-    EXPECT_EQ(accounted, ContentLines(*ReadFile(file.string()))) << file;
-    skipped_total += skipped.size();
+    // Every line with content holds one descriptor, imported or skipped, and nothing is ignored.
+    EXPECT_EQ(r->tally.read, static_cast<int64_t>(ContentLines(*ReadFile(file.string())).size()))
+        << file;
+    EXPECT_EQ(r->tally.read, r->tally.imported + r->tally.SkippedTotal()) << file;
+    EXPECT_TRUE(r->tally.ignored.empty()) << file;
+    std::set<int> lines;
+    for (const BenchdnnProblem& b : r->problems) EXPECT_TRUE(lines.insert(b.line).second) << file;
+    tally.Merge(r->tally);
     if (print)
-      std::printf("  %-40s %3zu imported, %zu skipped\n",
-                  (file.parent_path().filename() / file.filename()).c_str(), r->size(),
-                  skipped.size());
-    all.insert(all.end(), r->begin(), r->end());
+      std::printf("  %-40s %3zu imported, %lld skipped\n",
+                  (file.parent_path().filename() / file.filename()).c_str(), r->problems.size(),
+                  static_cast<long long>(r->tally.SkippedTotal()));
+    all.insert(all.end(), r->problems.begin(), r->problems.end());
   }
   if (print) {
-    std::printf("benchdnn import: %zu problems imported, %zu lines skipped\n", all.size(),
-                skipped_total);
-    for (const auto& [reason, n] : reasons) std::printf("  %4d × %s\n", n, reason.c_str());
+    std::printf("benchdnn import: %zu problems imported, %lld lines skipped\n", all.size(),
+                static_cast<long long>(tally.SkippedTotal()));
+    for (const auto& [reason, e] : tally.skipped)
+      std::printf("  %4lld × %s\n", static_cast<long long>(e.count), reason.c_str());
   }
   return all;
 }
@@ -376,8 +209,14 @@ TEST(BenchdnnImport, HostileTextGivesErrorsOrValidProblemsNeverACrash) {
   std::vector<std::string> seeds;
   for (const fs::path& file : BenchdnnFiles()) seeds.push_back(*ReadFile(file.string()));
   seeds.push_back("ic4oc4ih5kh3 mb1g2ic2oc2iw3kw3sw2dw1pw1ow3 ic1oc1id2kd2ih3kh1iw3kw2\n");
+  seeds.push_back(*ReadFile((benchdnn_test::DataDir() / "conv/test_options").string()));
+  seeds.push_back(
+      "--reset --dir=FWD_B,BWD_D --dt=f32,bf16 --mb=1,\\\n  2 --stag=any,axb --wtag=xba "
+      "--alg=wino --strides=140x1x28x4:: --match=.*kh3.* --attr-post-ops=relu ic4ih5oc4kh3\n");
   Prng rng(20261122);
-  const std::string alphabet = "gmbicoidhwkspdn_\"#0123456789 \n-\xff\x00";
+  const std::string alphabet = "gmbicoidhwkspdn_\"#0123456789 \n-\xff\x00\\=,:";
+  ImportOptions options;
+  options.limits.max_depth = 1;  // no includes: random text names no files to read
   int ok = 0, errors = 0;
   for (int round = 0; round < 3000; ++round) {
     std::string text;
@@ -405,16 +244,17 @@ TEST(BenchdnnImport, HostileTextGivesErrorsOrValidProblemsNeverACrash) {
         }
       }
     }
-    const bool deconv = rng.Below(2) == 1;
-    std::vector<std::string> skipped;
-    Result<std::vector<BenchdnnProblem>> r = ParseBenchdnnText(text, deconv, &skipped, "fuzz");
+    options.deconv = rng.Below(2) == 1;
+    Result<BenchdnnImport> r = ParseBenchdnnText(text, "fuzz", options);
     if (!r.ok()) {
       ++errors;
       EXPECT_EQ(r.status().message().rfind("fuzz:", 0), 0u) << r.status().message();
+      EXPECT_EQ(r.status().message().find('\n'), std::string::npos) << r.status().message();
       continue;
     }
     ++ok;
-    for (const BenchdnnProblem& b : *r) {
+    EXPECT_EQ(r->tally.read, r->tally.imported + r->tally.SkippedTotal());
+    for (const BenchdnnProblem& b : r->problems) {
       ASSERT_TRUE(Validate(b.problem).ok()) << b.descriptor;
       ExpectCharacterKept(b.problem, ScaleDown(b.problem, {1, 4, 5000}), {1, 4, 5000});
     }
@@ -423,37 +263,109 @@ TEST(BenchdnnImport, HostileTextGivesErrorsOrValidProblemsNeverACrash) {
   EXPECT_GT(ok, 300);
   EXPECT_GT(errors, 300);
   // Size limits are checked before anything is kept.
-  EXPECT_EQ(ParseBenchdnnText(std::string((16 << 20) + 1, '\n'), false, nullptr).status().code(),
+  EXPECT_EQ(ParseBenchdnnText(std::string((16 << 20) + 1, '\n')).status().code(),
             StatusCode::kLimit);
+  std::string mbs = "1", dts = "f32", tags = "any";
+  for (int i = 2; i <= 1000; ++i) mbs += "," + std::to_string(i), dts += ",f32", tags += ",any";
+  Result<BenchdnnImport> product =
+      ParseBenchdnnText("--mb=" + mbs + " --dt=" + dts + " --stag=" + tags + " ic4ih5oc4kh3");
+  ASSERT_FALSE(product.ok());
+  EXPECT_EQ(product.status().code(), StatusCode::kLimit);  // 10^9 runs, refused before any
+  EXPECT_NE(product.status().message().find("benchdnn problems in all"), std::string::npos);
+  ImportOptions few;
+  few.max_problems = 1000;
   std::string many;
-  for (int i = 0; i < 100001; ++i) many += "--x\n";
-  EXPECT_EQ(ParseBenchdnnText(many, false, nullptr).status().code(), StatusCode::kLimit);
+  for (int i = 0; i < 1001; ++i) many += "ic4ih5oc4kh3\n";
+  EXPECT_EQ(ParseBenchdnnText(many, "t", few).status().code(), StatusCode::kLimit);
 }
 
-TEST(BenchdnnImport, WritesOneCaseFilePerProblemDirectionAndFill) {
-  std::vector<std::string> skipped;
-  Result<std::vector<BenchdnnProblem>> r = ParseBenchdnnText(
-      "ic4oc4ih5kh3n\"a\"\nmb1g2ic2oc2iw3kw3sw2n\"b\"\n", false, &skipped, "list/conv/f");
-  ASSERT_TRUE(r.ok());
+TEST(BenchdnnImport, WritesOneCaseFilePerProblemDirectionAndFillWithItsOrigin) {
+  ImportOptions options;
+  options.deconv = false;
+  Result<BenchdnnImport> r = ParseBenchdnnText(
+      "ic4oc4ih5kh3n\"a\"\nmb1g2ic2oc2iw3kw3sw2n\"b\"\n--dir=BWD_D --alg=wino ic4oc4ih5kh3n\"c\"\n",
+      "list/conv/f", options);
+  ASSERT_TRUE(r.ok()) << r.status().message();
   const fs::path dir =
       fs::temp_directory_path() / ("benchdnn_import_test_" + std::to_string(::getpid()));
   fs::remove_all(dir);
-  Result<int> n = WriteImportedCases(*r, {Direction::kForward, Direction::kBackwardWeight},
-                                     {Fill::kExact, Fill::kUniform}, "direct", dir.string(), 7);
+  std::vector<BenchdnnProblem> problems = r->problems;
+  problems.push_back(problems.front());  // the same case twice: one file
+  Result<WrittenCases> n =
+      WriteImportedCases(problems, {Direction::kForward, Direction::kBackwardWeight},
+                         {Fill::kExact, Fill::kUniform}, "direct", dir.string(), 7);
   ASSERT_TRUE(n.ok()) << n.status().message();
-  EXPECT_EQ(*n, 8);
-  std::set<std::string> notes;
+  EXPECT_EQ(n->written, 2 * 2 + 2 * 2 + 1 * 2 + 2 * 2);  // "c" has its own direction
+  EXPECT_EQ(n->distinct, 10);
+  std::map<std::string, std::string> origins;  // note → origin
   int files = 0;
   for (const auto& entry : fs::directory_iterator(dir)) {
     Result<ConvCase> c = ParseCaseText(*ReadFile(entry.path().string()));
     ASSERT_TRUE(c.ok()) << c.status().message();
     EXPECT_EQ(c->sut, "direct");
     EXPECT_EQ(c->seed, 7u);
-    notes.insert(c->note);
+    origins[c->note] = OriginToJson(c->origin).dump();
+    if (c->note[0] == 'c') {
+      EXPECT_EQ(c->direction, Direction::kBackwardData);
+      EXPECT_EQ(c->algorithm, Algorithm::kWinograd);
+    } else {
+      EXPECT_EQ(c->algorithm, Algorithm::kDirect);
+    }
     ++files;
   }
-  EXPECT_EQ(files, 8);
-  EXPECT_EQ(notes, (std::set<std::string>{"a (list/conv/f:1)", "b (list/conv/f:2)"}));
+  EXPECT_EQ(files, 10);
+  EXPECT_EQ(
+      origins,
+      (std::map<std::string, std::string>{
+          {"a (list/conv/f:1)",
+           R"({"file":"list/conv/f","format":"benchdnn","line":1,"name":"a","repro":"--conv ic4oc4ih5kh3n\"a\""})"},
+          {"b (list/conv/f:2)",
+           R"({"file":"list/conv/f","format":"benchdnn","line":2,"name":"b","repro":"--conv mb1g2ic2oc2iw3kw3sw2n\"b\""})"},
+          {"c (list/conv/f:3)",
+           R"({"file":"list/conv/f","format":"benchdnn","line":3,"name":"c","repro":"--conv --dir=BWD_D --alg=wino ic4oc4ih5kh3n\"c\""})"}}));
+  fs::remove_all(dir);
+}
+
+// The cases of a folder, keyed by what makes them the same problem: descriptor (direction
+// included), fill, SUT, seed, and the note with its path cut to benchdnn/….
+std::set<std::string> CaseKeys(const fs::path& dir) {
+  std::set<std::string> keys;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    Result<ConvCase> c = ParseCaseText(*ReadFile(entry.path().string()));
+    EXPECT_TRUE(c.ok()) << entry.path() << ": " << c.status().message();
+    if (!c.ok()) continue;
+    std::string note = c->note;
+    const size_t at = note.rfind("benchdnn/");  // a folder above may be named like it too
+    if (at != std::string::npos) note = note.substr(0, note.rfind('(', at) + 1) + note.substr(at);
+    keys.insert(CaseDescriptor(c->problem, c->direction) + " " + FillName(c->fill) + " " + c->sut +
+                " " + std::to_string(c->seed) + " " + note);
+  }
+  return keys;
+}
+
+// corpus/regression/benchdnn/ was written by the reader before it honoured the batch language
+// (scripts/make_regression_corpus.sh); the shared lists hold no options, so today's reader must
+// write the same cases, apart from the origin they now carry.
+TEST(BenchdnnImport, SharedListsImportToTheSameCasesAsTheRegressionCorpusHolds) {
+  const fs::path corpus = benchdnn_test::SourceDir() / "corpus/regression/benchdnn";
+  ASSERT_TRUE(fs::is_directory(corpus)) << corpus;
+  const fs::path dir = fs::temp_directory_path() / ("benchdnn_same_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  ImportOptions options;
+  options.scale = {2, 6, 20000};  // make_regression_corpus.sh's flags
+  std::vector<BenchdnnProblem> problems;
+  for (const fs::path& file : BenchdnnFiles()) {
+    Result<BenchdnnImport> r = ImportBenchdnnFile(file.string(), options);
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    problems.insert(problems.end(), r->problems.begin(), r->problems.end());
+  }
+  Result<WrittenCases> n = WriteImportedCases(
+      problems, AllDirections(), {Fill::kExact, Fill::kUniform}, "direct", dir.string(), 1);
+  ASSERT_TRUE(n.ok()) << n.status().message();
+  const std::set<std::string> now = CaseKeys(dir), before = CaseKeys(corpus);
+  std::printf("  %zu cases now, %zu in corpus/regression/benchdnn\n", now.size(), before.size());
+  EXPECT_GT(before.size(), 4000u);
+  EXPECT_EQ(now, before);
   fs::remove_all(dir);
 }
 

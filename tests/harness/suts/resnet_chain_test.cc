@@ -41,13 +41,12 @@ fs::path SharedDir() {
 // The convolutions of shapes_resnet_50 in file order (commented-out repeats are not problems).
 std::vector<ConvProblem> ResNet50Convs() {
   const fs::path file = SharedDir() / "benchdnn" / "conv" / "shapes_resnet_50";
-  std::vector<std::string> skipped;
-  Result<std::vector<BenchdnnProblem>> parsed = ImportBenchdnnFile(file.string(), &skipped);
+  Result<BenchdnnImport> parsed = ImportBenchdnnFile(file.string());
   EXPECT_TRUE(parsed.ok()) << file << ": " << parsed.status().message();
-  EXPECT_TRUE(skipped.empty()) << skipped.front();
   std::vector<ConvProblem> out;
-  if (parsed.ok())
-    for (const BenchdnnProblem& b : *parsed) out.push_back(b.problem);
+  if (!parsed.ok()) return out;
+  EXPECT_EQ(parsed->tally.SkippedTotal(), 0);
+  for (const BenchdnnProblem& b : parsed->problems) out.push_back(b.problem);
   return out;
 }
 
