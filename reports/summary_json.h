@@ -67,8 +67,9 @@ struct CampaignSummary {
 
   // Seconds per phase, summed over workers (so it can exceed the elapsed time). Count() adds fill,
   // oracle, sut, compare, protocol and idle from each outcome; the campaign adds the others
-  // directly. `bound` is inside the oracle unless measured apart. A worker's time is fill + oracle
-  // + sut + compare + protocol (its requests and answers, its start) + idle (waiting for cases);
+  // directly. `bound` is inside the oracle unless measured apart; `sut` is the SUT's own calls,
+  // the layout conversions around them count as compare. A worker's time is fill + oracle + sut +
+  // compare + protocol (its requests and answers, its start) + idle (waiting for cases);
   // generate, shrink and io are the campaign's threads', which overlap their workers' while cases
   // are in flight.
   struct TimeSplit {

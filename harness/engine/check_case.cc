@@ -139,12 +139,14 @@ SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs&
           : ToMemoryOrder(inputs.chain_weight, WeightMemoryOrder(ResidualConv(p)));
   buffers.chain_weight = w2.empty() ? nullptr : w2.data();
   SutRun run;
+  Stopwatch clock;
   try {
     run.status = sut.Run(p, d, buffers);
     if (run.status.ok()) run.notes = sut.LastRunNotes();
   } catch (const std::exception& e) {
     run.status = Status::Internal(std::string("exception: ") + e.what());
   }
+  run.seconds = clock.Lap();
   run.result = FromMemoryOrder(result_shape, result, ResultMemoryOrder(p, d));
   return run;
 }
@@ -163,8 +165,9 @@ Status CheckCaseLimits(const ConvCase& c, const Limits& limits) {
 }
 
 // Every moment of preparing and running a case belongs to a phase of its timing (checking the
-// limits and choosing the ranges to fill, the reference's finiteness to the oracle, the verdict's
-// summary to compare), so that a campaign's time split accounts for the worker's whole time.
+// limits and choosing the ranges to fill, the reference's finiteness to the oracle, the layout
+// conversions around a SUT and the verdict's summary to compare), so that a campaign's time split
+// accounts for the worker's whole time.
 PreparedCase PrepareCase(const ConvCase& c, const Limits& limits) {
   Stopwatch clock;
   PreparedCase prep;
@@ -226,7 +229,10 @@ CaseOutcome RunPrepared(const PreparedCase& prep, ConvSut& sut) {
                                       "a SUT that runs graphs (transform:…)");
 
   const SutRun run = RunSut(sut, p, d, prep.inputs);
-  out.timing.sut = clock.Lap();
+  // The SUT's time is its own call's; converting the inputs to its layouts and its result back is
+  // the harness's, counted with the comparison.
+  out.timing.compare = clock.Lap() - run.seconds;
+  out.timing.sut = run.seconds;
   if (run.status.code() == StatusCode::kUnsupported)
     return end(Verdict::kSkipped, run.status.message());
   if (run.status.code() == StatusCode::kBrokenPromise)
@@ -254,7 +260,7 @@ CaseOutcome RunPrepared(const PreparedCase& prep, ConvSut& sut) {
                         magnitude->values, run.result, comparison, prep.bound_reduction_length);
   out.verdict = out.judgement.verdict;
   out.reason = Summary(out.judgement);
-  out.timing.compare = clock.Lap();
+  out.timing.compare += clock.Lap();
   return out;
 }
 
