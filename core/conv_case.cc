@@ -23,9 +23,9 @@ using nlohmann::json;
 constexpr size_t kMaxCaseTextBytes = size_t{4} << 20;
 constexpr int kMaxJsonDepth = 64;
 
-const char* const kTopFields[] = {"schema", "sut",  "direction",  "fill",    "seed",
-                                  "expect", "note", "descriptor", "problem", "graph",
-                                  "transform"};
+const char* const kTopFields[] = {"schema",  "sut",    "direction", "fill",
+                                  "seed",    "expect", "note",      "descriptor",
+                                  "problem", "graph",  "transform"};
 const char* const kProblemFields[] = {
     "rank",           "transposed",  "batch",         "in_channels", "out_channels", "groups",
     "input",          "kernel",      "stride",        "pad_begin",   "pad_end",      "dilation",
@@ -431,17 +431,20 @@ Result<Fill> ParseFill(const std::string& s) {
 
 bool ConvCase::operator==(const ConvCase& o) const {
   return problem == o.problem && direction == o.direction && sut == o.sut && fill == o.fill &&
-         seed == o.seed && expect == o.expect && note == o.note && graph == o.graph && transform == o.transform;
+         seed == o.seed && expect == o.expect && note == o.note && graph == o.graph &&
+         transform == o.transform;
 }
 
-json CaseToJson(const ConvCase& c) {
+json CaseToJson(const ConvCase& c, bool with_descriptor) {
   json j = json::object();
   j["schema"] = kCaseSchema;
   // A problem with a field no descriptor can spell (negative, huge, bad rank) goes without one:
   // the expanded problem alone still reproduces it, and reading it back stays exact.
-  std::string descriptor = CaseDescriptor(c.problem, c.direction);
-  Result<ParsedDescriptor> parsed = ParseDescriptor(descriptor);
-  if (parsed.ok() && parsed->problem == c.problem) j["descriptor"] = descriptor;
+  if (with_descriptor) {
+    std::string descriptor = CaseDescriptor(c.problem, c.direction);
+    Result<ParsedDescriptor> parsed = ParseDescriptor(descriptor);
+    if (parsed.ok() && parsed->problem == c.problem) j["descriptor"] = descriptor;
+  }
   j["problem"] = ProblemToJson(c.problem);
   j["direction"] = DirectionName(c.direction);
   j["sut"] = c.sut;

@@ -2,9 +2,8 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "core/conv_problem.h"
 #include "core/status.h"
@@ -31,9 +30,9 @@ struct ConvCase {
   Fill fill = Fill::kExact;
   uint64_t seed = 0;
   Expect expect = Expect::kParity;
-  std::string note;             // e.g. the public bug id a regression case reproduces
+  std::string note;  // e.g. the public bug id a regression case reproduces
   GraphForm graph = GraphForm::kConv;
-  nlohmann::json transform;     // graph and pass pipeline of transform cases; null otherwise
+  nlohmann::json transform;  // graph and pass pipeline of transform cases; null otherwise
 
   bool operator==(const ConvCase& o) const;
 };
@@ -43,7 +42,10 @@ std::string CaseTitle(const ConvCase& c);
 
 constexpr const char* kCaseSchema = "convparity.case/1";
 
-nlohmann::json CaseToJson(const ConvCase& c);
+// `with_descriptor` = false leaves the descriptor out (the expanded problem alone reproduces the
+// case): what files show first is of no use between processes, and printing and parsing it back
+// is most of the cost of reading and writing a case.
+nlohmann::json CaseToJson(const ConvCase& c, bool with_descriptor = true);
 // Strict: unknown fields, wrong types, a wrong schema or a descriptor that disagrees with the
 // expanded problem are errors naming the field.
 Result<ConvCase> CaseFromJson(const nlohmann::json& j);

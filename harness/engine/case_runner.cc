@@ -301,7 +301,8 @@ class IsolatedRunner : public CaseRunner {
     sent.sut = r.suts[r.base];  // a case names a SUT; the request's list is what runs
     const std::vector<std::string> rest(r.suts.begin() + static_cast<int64_t>(r.base),
                                         r.suts.end());
-    const nlohmann::json request = {{"id", r.id}, {"case", CaseToJson(sent)}, {"suts", rest}};
+    const nlohmann::json request = {
+        {"id", r.id}, {"case", CaseToJson(sent, /*with_descriptor=*/false)}, {"suts", rest}};
     worker_.Send(request.dump() + "\n");  // a dead worker shows as end of file when read
   }
 
