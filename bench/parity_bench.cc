@@ -1,8 +1,8 @@
 // Cases per second of the parity check (fill → oracle → direct kernel → judge), one thread, by
-// direction and fill, over the default generated space; and of the same check through transform
-// pipelines (`transform:<pass>`, harness/suts/transform_sut.h) against `direct` on the same problems,
-// exact fill, of each problem's convolution and of its residual block (chain cases).
-// Run: ./build/bench/parity_bench [--benchmark_filter=BM_CheckTransform]
+// direction and fill, over the default generated space; of the oracle alone (BM_Oracle); and of the
+// same check through transform pipelines (`transform:<pass>`, harness/suts/transform_sut.h) against
+// `direct` on the same problems, exact fill, of each problem's convolution and of its residual
+// block (chain cases). Run: ./build/bench/parity_bench [--benchmark_filter=BM_CheckTransform]
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -10,10 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "generators/fill.h"
 #include "generators/problem_gen.h"
 #include "harness/engine/check_case.h"
 #include "harness/suts/sut_registry.h"
 #include "kernels/direct_conv.h"
+#include "oracles/torch_oracle.h"
 
 namespace convparity {
 namespace {
@@ -50,19 +52,41 @@ BENCHMARK(BM_CheckCase)
     ->MinTime(3.0)
     ->Unit(benchmark::kMicrosecond);
 
+// The oracle alone, on inputs filled beforehand: the reference, and in random mode (uniform) the
+// magnitudes of the error bound as well. CPU time is the figure to read on a busy machine.
+void BM_Oracle(benchmark::State& state) {
+  const Direction d = static_cast<Direction>(state.range(0));
+  const Fill fill = static_cast<Fill>(state.range(1));
+  std::vector<CaseInputs> inputs;
+  for (size_t k = 0; k < 500; ++k) inputs.push_back(FillInputs(Problems()[k], d, fill, k));
+  size_t i = 0;
+  for (auto _ : state) {
+    const size_t k = i % inputs.size();
+    benchmark::DoNotOptimize(
+        TorchOracle::Compute(Problems()[k], d, inputs[k], fill != Fill::kExact).ok());
+    ++i;
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(i));
+  state.SetLabel(std::string(DirectionName(d)) + "/" + FillName(fill));
+}
+
+BENCHMARK(BM_Oracle)
+    ->ArgsProduct({{0, 1, 2}, {static_cast<int>(Fill::kExact), static_cast<int>(Fill::kUniform)}})
+    ->MinTime(3.0)
+    ->Unit(benchmark::kMicrosecond);
+
 // The SUTs BM_CheckTransform compares: the direct kernel, then every correct pass alone and the
 // two-pass pipeline of the layout promise.
 const std::vector<std::string>& TransformBenchSuts() {
-  static const std::vector<std::string> suts{
-      "direct",
-      "transform:legalize",
-      "transform:convert_layout",
-      "transform:fold_constants",
-      "transform:convert_layout,fold_constants",
-      "transform:lower_conv1d",
-      "transform:canonicalize_depthwise",
-      "transform:transpose_to_conv",
-      "transform:split_groups"};
+  static const std::vector<std::string> suts{"direct",
+                                             "transform:legalize",
+                                             "transform:convert_layout",
+                                             "transform:fold_constants",
+                                             "transform:convert_layout,fold_constants",
+                                             "transform:lower_conv1d",
+                                             "transform:canonicalize_depthwise",
+                                             "transform:transpose_to_conv",
+                                             "transform:split_groups"};
   return suts;
 }
 

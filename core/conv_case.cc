@@ -460,14 +460,16 @@ bool ConvCase::operator==(const ConvCase& o) const {
          transform == o.transform && algorithm == o.algorithm && origin == o.origin;
 }
 
-json CaseToJson(const ConvCase& c) {
+json CaseToJson(const ConvCase& c, bool with_descriptor) {
   json j = json::object();
   j["schema"] = kCaseSchema;
   // A problem with a field no descriptor can spell (negative, huge, bad rank) goes without one:
   // the expanded problem alone still reproduces it, and reading it back stays exact.
-  std::string descriptor = CaseDescriptor(c.problem, c.direction);
-  Result<ParsedDescriptor> parsed = ParseDescriptor(descriptor);
-  if (parsed.ok() && parsed->problem == c.problem) j["descriptor"] = descriptor;
+  if (with_descriptor) {
+    std::string descriptor = CaseDescriptor(c.problem, c.direction);
+    Result<ParsedDescriptor> parsed = ParseDescriptor(descriptor);
+    if (parsed.ok() && parsed->problem == c.problem) j["descriptor"] = descriptor;
+  }
   j["problem"] = ProblemToJson(c.problem);
   j["direction"] = DirectionName(c.direction);
   j["sut"] = c.sut;

@@ -54,7 +54,10 @@ std::string CaseTitle(const ConvCase& c);
 
 constexpr const char* kCaseSchema = "convparity.case/1";
 
-nlohmann::json CaseToJson(const ConvCase& c);
+// `with_descriptor` = false leaves the descriptor out (the expanded problem alone reproduces the
+// case): what files show first is of no use between processes, and printing and parsing it back
+// is most of the cost of reading and writing a case.
+nlohmann::json CaseToJson(const ConvCase& c, bool with_descriptor = true);
 // Strict: unknown fields, wrong types, a wrong schema or a descriptor that disagrees with the
 // expanded problem are errors naming the field.
 Result<ConvCase> CaseFromJson(const nlohmann::json& j);

@@ -56,6 +56,10 @@ struct Judgement {
 
 struct CaseTiming {  // seconds
   double fill = 0, oracle = 0, sut = 0, compare = 0;
+  // An isolated case's share of its worker's other time (harness/engine/case_runner.h): protocol,
+  // reading the request, writing the answers and starting the worker; idle, the worker waiting
+  // for the request. With the phases above they add up to the worker's whole time.
+  double protocol = 0, idle = 0;
 };
 
 // What a SUT said about its last run (ConvSut::LastRunNotes): which of its implementations ran,

@@ -2,42 +2,31 @@
 
 namespace convparity {
 
-float Reduction::Pairwise(const float* t, size_t n) {
-  if (n <= 2) return n == 0 ? 0.0f : (n == 1 ? t[0] : t[0] + t[1]);
-  size_t half = n / 2;
-  return Pairwise(t, half) + Pairwise(t + half, n - half);
+void PairwiseSum::Plan(size_t n, std::vector<uint8_t>& program) {
+  if (n <= 2) {
+    program.push_back(n == 2 ? kLeaf2 : kLeaf1);
+    return;
+  }
+  const size_t half = n / 2;
+  Plan(half, program);
+  Plan(n - half, program);
+  program.push_back(kAdd);
 }
 
-float Reduction::Finish() {
-  const size_t n = terms_.size();
-  switch (order_) {
-    case SumOrder::kSequential:
-      return acc_;
-    case SumOrder::kReverse: {
-      float acc = 0;
-      for (size_t i = n; i > 0; --i) acc += terms_[i - 1];
-      return acc;
-    }
-    case SumOrder::kPairwise:
-      return Pairwise(terms_.data(), n);
-    case SumOrder::kBlocked: {
-      float lanes[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-      for (size_t i = 0; i < n; ++i) lanes[i % 8] += terms_[i];
-      return ((lanes[0] + lanes[4]) + (lanes[1] + lanes[5])) +
-             ((lanes[2] + lanes[6]) + (lanes[3] + lanes[7]));
-    }
-    case SumOrder::kBfloat16: {
-      float acc = 0;
-      for (size_t i = 0; i < n; ++i) acc = RoundToBfloat16(acc + terms_[i]);
-      return acc;
-    }
-    case SumOrder::kDropOneTerm: {
-      float acc = 0;
-      for (size_t i = 0; i + (n >= 2 ? 1 : 0) < n; ++i) acc += terms_[i];
-      return acc;
-    }
+void PairwiseSum::Start(float init, size_t terms) {
+  const size_t n = terms + 1;
+  auto plan = plans_.find(n);
+  if (plan == plans_.end()) {
+    std::vector<uint8_t> program;
+    program.reserve(2 * n);
+    Plan(n, program);
+    program.push_back(kLeaf1);  // a sentinel: never read as a leaf, it ends the last additions
+    plan = plans_.emplace(n, std::move(program)).first;
   }
-  return acc_;
+  op_ = plan->second.data();
+  depth_ = 0;
+  half_open_ = false;
+  Add(init);
 }
 
 }  // namespace convparity

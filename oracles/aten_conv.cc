@@ -66,14 +66,23 @@ Shape PaddedInputShape(const ConvProblem& p) {
   return s;
 }
 
-// Asymmetric padding is never given to ATen: an ordinary convolution pads its input explicitly; a
-// transposed one runs with padding 0 on the full output F = (i-1)s + d(k-1) + 1 + op and crops it,
-// so its gradients zero-pad dy back to F.
+bool SymmetricPadding(const ConvProblem& p) {
+  for (int i = 0; i < p.rank; ++i)
+    if (p.pad_begin[i] != p.pad_end[i]) return false;
+  return true;
+}
+
+// Symmetric padding goes to ATen as its own padding: no copy of a padded tensor, and the paths
+// users take. Asymmetric padding never does (ATen's is symmetric): an ordinary convolution pads its
+// input explicitly; a transposed one runs with padding 0 on the full output
+// F = (i-1)s + d(k-1) + 1 + op and crops it, so its gradients zero-pad dy back to F.
 at::Tensor RunDirection(const ConvProblem& p, Direction d, const DirectionInputs& t,
                         const TensorStyle& style) {
   const IntList stride = Take(p.stride, p.rank);
   const IntList dilation = Take(p.dilation, p.rank);
   const IntList zeros(p.rank, 0);
+  const bool symmetric = SymmetricPadding(p);
+  const IntList padding = symmetric ? Take(p.pad_begin, p.rank) : zeros;
   const IntList output_padding = p.transposed ? Take(p.output_padding, p.rank) : zeros;
   const c10::optional<at::Tensor> bias =
       t.b.defined() ? c10::optional<at::Tensor>(t.b) : c10::nullopt;
@@ -85,16 +94,28 @@ at::Tensor RunDirection(const ConvProblem& p, Direction d, const DirectionInputs
   auto backward = [&](const at::Tensor& dy, const at::Tensor& x, const at::Tensor& w,
                       bool want_data) {
     auto grads =
-        at::convolution_backward(dy, x, w, c10::nullopt, stride, zeros, dilation, p.transposed,
+        at::convolution_backward(dy, x, w, c10::nullopt, stride, padding, dilation, p.transposed,
                                  output_padding, p.groups, {want_data, !want_data, false});
     return want_data ? std::get<0>(grads) : std::get<1>(grads);
   };
+  auto forward = [&](const at::Tensor& x) {
+    return at::convolution(x, t.w, bias, stride, padding, dilation, p.transposed, output_padding,
+                           p.groups);
+  };
 
-  if (!p.transposed) {
+  if (symmetric) {
     switch (d) {
       case Direction::kForward:
-        return at::convolution(PadSpatial(t.x, p, style), t.w, bias, stride, zeros, dilation, false,
-                               zeros, p.groups);
+        return forward(t.x);
+      case Direction::kBackwardData:
+        return backward(t.dy, shape_of(p.input_shape()), t.w, true);
+      case Direction::kBackwardWeight:
+        return backward(t.dy, t.x, shape_of(p.weight_shape()), false);
+    }
+  } else if (!p.transposed) {
+    switch (d) {
+      case Direction::kForward:
+        return forward(PadSpatial(t.x, p, style));
       case Direction::kBackwardData:
         return CropSpatial(backward(t.dy, shape_of(PaddedInputShape(p)), t.w, true), p, p.input);
       case Direction::kBackwardWeight:
@@ -103,9 +124,7 @@ at::Tensor RunDirection(const ConvProblem& p, Direction d, const DirectionInputs
   } else {
     switch (d) {
       case Direction::kForward:
-        return CropSpatial(at::convolution(t.x, t.w, bias, stride, zeros, dilation, true,
-                                           output_padding, p.groups),
-                           p, p.output());
+        return CropSpatial(forward(t.x), p, p.output());
       case Direction::kBackwardData:
         return backward(PadSpatial(t.dy, p, style), shape_of(p.input_shape()), t.w, true);
       case Direction::kBackwardWeight:
@@ -149,13 +168,16 @@ const char* BackendName(at::native::ConvBackend b) {
 std::string SelectBackend(const ConvProblem& p, const TensorStyle& style) {
   UseOneThread();  // the dispatcher's choice depends on the thread count
   const at::TensorOptions options = at::TensorOptions().dtype(style.dtype);
+  const bool symmetric = SymmetricPadding(p);
+  const bool padded_input = !p.transposed && !symmetric;
   at::Tensor x =
-      InStyle(at::empty(p.transposed ? p.input_shape() : PaddedInputShape(p), options), style);
+      InStyle(at::empty(padded_input ? PaddedInputShape(p) : p.input_shape(), options), style);
   at::Tensor w = InStyle(at::empty(p.weight_shape(), options), style);
   const IntList zeros(p.rank, 0);
   return BackendName(at::native::select_conv_backend(
-      x, w, c10::nullopt, Take(p.stride, p.rank), zeros, Take(p.dilation, p.rank), p.transposed,
-      p.transposed ? Take(p.output_padding, p.rank) : zeros, p.groups));
+      x, w, c10::nullopt, Take(p.stride, p.rank), symmetric ? Take(p.pad_begin, p.rank) : zeros,
+      Take(p.dilation, p.rank), p.transposed, p.transposed ? Take(p.output_padding, p.rank) : zeros,
+      p.groups));
 }
 
 }  // namespace aten_conv

@@ -1,6 +1,8 @@
 // How oracles/ calls ATen on a ConvProblem, written once for the float64 oracle and the float32
-// systems under test: one direction of ordinary or transposed convolution, asymmetric padding
-// applied as an explicit pad (ATen's own padding is symmetric) and transposed padding as a crop.
+// systems under test: one direction of ordinary or transposed convolution, symmetric padding as
+// ATen's own, asymmetric padding applied as an explicit pad (ATen's padding is symmetric) and, for
+// a transposed convolution, as a crop.
+//
 // NOTE: internal to oracles/. This header names ATen types, so only oracles/*.cc may include it
 // (ARCHITECTURE.md: nothing outside oracles/ compiles against ATen).
 #pragma once
@@ -51,12 +53,15 @@ at::Tensor PadSpatial(const at::Tensor& t, const ConvProblem& p, const TensorSty
 at::Tensor CropSpatial(const at::Tensor& t, const ConvProblem& p, const Dims& size);
 Shape PaddedInputShape(const ConvProblem& p);
 
+// Whether every spatial dimension pads as much at its end as at its beginning (ATen's padding).
+bool SymmetricPadding(const ConvProblem& p);
+
 // One direction: y, dx or dw of shape ResultShape(p, d) (possibly a strided view).
 at::Tensor RunDirection(const ConvProblem& p, Direction d, const DirectionInputs& t,
                         const TensorStyle& style);
 
 const char* BackendName(at::native::ConvBackend b);
-// The path ATen's dispatcher picks for the forward call RunDirection makes for `p` (padding 0) with
+// The path ATen's dispatcher picks for the forward call RunDirection makes for `p` with
 // tensors of `style`, under the current global settings (e.g. whether oneDNN is enabled). The
 // backward calls take the matching backward kernels.
 std::string SelectBackend(const ConvProblem& p, const TensorStyle& style);

@@ -2,11 +2,11 @@
 
 #include <ATen/Version.h>
 #include <ATen/core/Tensor.h>
-#include <ATen/ops/abs.h>
 #include <ATen/ops/empty.h>
 #include <c10/util/Exception.h>
 #include <torch/version.h>  // only the TORCH_VERSION macros
 
+#include <cmath>
 #include <exception>
 #include <set>
 #include <utility>
@@ -36,10 +36,21 @@ Status CheckInput(const char* name, const HostTensor& t, const Shape& expected) 
   return Status::Ok();
 }
 
-at::Tensor ToAten(const HostTensor& t) {
+// A float64 copy of `t`, and when `absolute` is given one of its absolute values, in one pass (an
+// ATen abs would be another call through its dispatcher per tensor).
+at::Tensor ToAten(const HostTensor& t, at::Tensor* absolute = nullptr) {
   at::Tensor out = at::empty(t.shape, F64());
   double* dst = out.data_ptr<double>();
-  for (size_t i = 0; i < t.values.size(); ++i) dst[i] = t.values[i];
+  if (absolute == nullptr) {
+    for (size_t i = 0; i < t.values.size(); ++i) dst[i] = t.values[i];
+    return out;
+  }
+  *absolute = at::empty(t.shape, F64());
+  double* abs_dst = absolute->data_ptr<double>();
+  for (size_t i = 0; i < t.values.size(); ++i) {
+    dst[i] = t.values[i];
+    abs_dst[i] = std::fabs(t.values[i]);
+  }
   return out;
 }
 
@@ -52,27 +63,45 @@ RefTensor FromAten(const at::Tensor& t) {
   return r;
 }
 
-at::Tensor AbsOrUndefined(const at::Tensor& t) { return t.defined() ? at::abs(t) : t; }
+// Whether every value the direction reads is ≥ 0 (the positive fill: half of the random oracle's
+// work is then already done).
+bool AllNonNegative(const CaseInputs& in, Direction d) {
+  auto non_negative = [](const HostTensor& t) {
+    for (float v : t.values)
+      if (!(v >= 0)) return false;
+    return true;
+  };
+  switch (d) {
+    case Direction::kForward:
+      return non_negative(in.input) && non_negative(in.weight) && non_negative(in.bias);
+    case Direction::kBackwardData:
+      return non_negative(in.grad_output) && non_negative(in.weight);
+    case Direction::kBackwardWeight:
+      return non_negative(in.input) && non_negative(in.grad_output);
+  }
+  return false;
+}
 
 Result<OracleOutput> ComputeOrThrow(const ConvProblem& p, Direction d, const CaseInputs& in,
                                     bool with_magnitude) {
-  DirectionInputs t;
-  if (d != Direction::kBackwardData) {
-    CP_RETURN_IF_ERROR(CheckInput("input", in.input, p.input_shape()));
-    t.x = ToAten(in.input);
-  }
-  if (d != Direction::kBackwardWeight) {
-    CP_RETURN_IF_ERROR(CheckInput("weight", in.weight, p.weight_shape()));
-    t.w = ToAten(in.weight);
-  }
-  if (d != Direction::kForward) {
-    CP_RETURN_IF_ERROR(CheckInput("grad_output", in.grad_output, p.output_shape()));
-    t.dy = ToAten(in.grad_output);
-  }
-  if (d == Direction::kForward && p.bias) {
-    CP_RETURN_IF_ERROR(CheckInput("bias", in.bias, p.bias_shape()));
-    t.b = ToAten(in.bias);
-  }
+  // With no negative input, A = |x| ⊛ |w| + |b| is the result itself: |v| = v for every value
+  // read, and ATen on one thread repeats a computation bit for bit (but for the sign of a zero).
+  const bool magnitude_apart = with_magnitude && !AllNonNegative(in, d);
+  DirectionInputs t, a;
+  auto take = [&](const char* name, const HostTensor& from, const Shape& shape, at::Tensor& to,
+                  at::Tensor& absolute) -> Status {
+    CP_RETURN_IF_ERROR(CheckInput(name, from, shape));
+    to = ToAten(from, magnitude_apart ? &absolute : nullptr);
+    return Status::Ok();
+  };
+  if (d != Direction::kBackwardData)
+    CP_RETURN_IF_ERROR(take("input", in.input, p.input_shape(), t.x, a.x));
+  if (d != Direction::kBackwardWeight)
+    CP_RETURN_IF_ERROR(take("weight", in.weight, p.weight_shape(), t.w, a.w));
+  if (d != Direction::kForward)
+    CP_RETURN_IF_ERROR(take("grad_output", in.grad_output, p.output_shape(), t.dy, a.dy));
+  if (d == Direction::kForward && p.bias)
+    CP_RETURN_IF_ERROR(take("bias", in.bias, p.bias_shape(), t.b, a.b));
 
   OracleOutput out;
   out.result = FromAten(RunDirection(p, d, t, kF64));
@@ -81,10 +110,11 @@ Result<OracleOutput> ComputeOrThrow(const ConvProblem& p, Direction d, const Cas
     return Status::Internal(std::string("the oracle's ") + DirectionName(d) + " result has shape " +
                             ShapeText(out.result.shape) + ", but the shape math says " +
                             ShapeText(expected));
-  if (with_magnitude) {
-    DirectionInputs a{AbsOrUndefined(t.x), AbsOrUndefined(t.w), AbsOrUndefined(t.b),
-                      AbsOrUndefined(t.dy)};
+  if (magnitude_apart) {
     out.magnitude = FromAten(RunDirection(p, d, a, kF64));
+  } else if (with_magnitude) {
+    out.magnitude = out.result;
+    for (double& v : out.magnitude.values) v = std::fabs(v);
   }
   return out;
 }

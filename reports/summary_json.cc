@@ -75,6 +75,8 @@ void CampaignSummary::Count(const ConvCase& c, const CaseOutcome& outcome, bool 
   if (count_shared_time) {
     time.fill += outcome.timing.fill;
     time.oracle += outcome.timing.oracle;
+    time.protocol += outcome.timing.protocol;
+    time.idle += outcome.timing.idle;
   }
   time.sut += outcome.timing.sut;
   time.compare += outcome.timing.compare;
@@ -144,6 +146,8 @@ void CampaignSummary::Merge(const CampaignSummary& other) {
   time.compare += other.time.compare;
   time.shrink += other.time.shrink;
   time.io += other.time.io;
+  time.protocol += other.time.protocol;
+  time.idle += other.time.idle;
   covered += other.covered;
   for (const auto& [k, n] : other.tags) tags[k] += n;
   for (const auto& [k, n] : other.pairs) pairs[k] += n;
@@ -235,7 +239,9 @@ json SummaryJson(const CampaignSummary& s, const ToolInfo& tool) {
         {"sut", RealToJson(t.sut)},
         {"compare", RealToJson(t.compare)},
         {"shrink", RealToJson(t.shrink)},
-        {"io", RealToJson(t.io)}}},
+        {"io", RealToJson(t.io)},
+        {"protocol", RealToJson(t.protocol)},
+        {"idle", RealToJson(t.idle)}}},
       {"coverage",
        {{"cases", s.covered}, {"tags", tags}, {"pairs", pairs}, {"combinations", s.combinations}}},
       {"mistrusted", s.mistrusted},
@@ -328,8 +334,10 @@ class Reader {
     if (status_.ok()) status_ = Status::Invalid("field '" + n.path + "': " + what);
   }
 
-  // Whether `n` is an object with exactly the fields `names` (none missing, none unknown).
-  bool Object(const Node& n, const std::vector<std::string>& names) {
+  // Whether `n` is an object with exactly the fields `names` (none missing, none unknown), and any
+  // of `optional`.
+  bool Object(const Node& n, const std::vector<std::string>& names,
+              const std::vector<std::string>& optional = {}) {
     if (!status_.ok()) return false;
     if (!n.v.is_object()) {
       Error(n, "expected an object, got " + Describe(n.v));
@@ -338,7 +346,8 @@ class Reader {
     for (const std::string& name : names)
       if (!n.v.contains(name)) Error(Node{n.v, MemberPath(n.path, name)}, "missing");
     for (const auto& [key, value] : n.v.items())
-      if (!Contains(names, key)) Error(Node{value, MemberPath(n.path, key)}, "unknown field");
+      if (!Contains(names, key) && !Contains(optional, key))
+        Error(Node{value, MemberPath(n.path, key)}, "unknown field");
     return status_.ok();
   }
 
@@ -576,13 +585,17 @@ Result<CampaignSummary> SummaryFromJson(const json& j, ToolInfo* tool) {
     r.Real(r(throughput, rate));
 
   const Node time = r(root, "time_seconds");
-  r.Object(time, {"generate", "fill", "oracle", "bound", "sut", "compare", "shrink", "io"});
+  r.Object(time, {"generate", "fill", "oracle", "bound", "sut", "compare", "shrink", "io"},
+           {"protocol", "idle"});
   CampaignSummary::TimeSplit& ts = s.time;
   const std::pair<const char*, double*> phases[] = {
       {"generate", &ts.generate}, {"fill", &ts.fill}, {"oracle", &ts.oracle},
       {"bound", &ts.bound},       {"sut", &ts.sut},   {"compare", &ts.compare},
       {"shrink", &ts.shrink},     {"io", &ts.io}};
   for (const auto& [name, field] : phases) *field = r.Real(r(time, name));
+  // Summaries written before the worker's time was split further have no protocol and idle.
+  for (const auto& [name, field] : {std::pair{"protocol", &ts.protocol}, {"idle", &ts.idle}})
+    if (time.v.is_object() && time.v.contains(name)) *field = r.Real(r(time, name));
 
   ReadCoverage(r, r(root, "coverage"), &s);
   s.mistrusted = r.Count(r(root, "mistrusted"));

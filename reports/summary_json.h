@@ -7,12 +7,11 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/conv_case.h"
 #include "core/status.h"
@@ -67,10 +66,15 @@ struct CampaignSummary {
   std::map<std::string, Bucket> buckets;  // by signature
 
   // Seconds per phase, summed over workers (so it can exceed the elapsed time). Count() adds fill,
-  // oracle, sut and compare from each outcome; the campaign adds the others directly. `bound` is
-  // inside the oracle unless measured apart.
+  // oracle, sut, compare, protocol and idle from each outcome; the campaign adds the others
+  // directly. `bound` is inside the oracle unless measured apart; `sut` is the SUT's own calls,
+  // the layout conversions around them count as compare. A worker's time is fill + oracle + sut +
+  // compare + protocol (its requests and answers, its start) + idle (waiting for cases);
+  // generate, shrink and io are the campaign's threads', which overlap their workers' while cases
+  // are in flight.
   struct TimeSplit {
     double generate = 0, fill = 0, oracle = 0, bound = 0, sut = 0, compare = 0, shrink = 0, io = 0;
+    double protocol = 0, idle = 0;
   } time;
 
   // Coverage counts cases whose SUT actually ran (every verdict but skipped and invalid).

@@ -6,6 +6,9 @@
 # The python3 packages serve the tests (schema validation, the reports' PyTorch snippets), the
 # benchmark against a Hypothesis property and the exec: reference SUT (numpy); they use Debian's
 # /usr/bin/python3.
+# libopenblas0-serial: ATen's float64 convolution (the oracle) reaches GEMM through the system BLAS,
+# which is netlib's reference one unless OpenBLAS is installed (README, "Speed"). The serial build
+# keeps the oracle on one thread, like ATen's own (aten_conv.h UseOneThread).
 set -euo pipefail
 
 packages=(
@@ -13,6 +16,7 @@ packages=(
   libtorch-dev librapidcheck-dev libgtest-dev nlohmann-json3-dev libcli11-dev libbenchmark-dev
   clang-14 libclang-rt-14-dev clang-format
   libxnnpack-dev libpthreadpool-dev libarmnn-dev libarmnn-cpuref-backend22 libdnnl-dev
+  libopenblas0-serial
   python3-jsonschema python3-torch python3-hypothesis python3-numpy
 )
 # The JavaScript adapters run on Node.js: Debian's, unless a node is installed already.

@@ -1,5 +1,8 @@
 #include "harness/cli/cli_options.h"
 
+#include <sched.h>
+
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -50,6 +53,14 @@ Result<std::pair<int, int>> ShardFor(const std::string& text) {
       count > 1000000 || index < 0 || index >= count)
     return Status::Invalid("--shard: expected I/N with 0 <= I < N, got '" + text + "'");
   return std::pair{index, count};
+}
+
+int JobsFor(const CommonFlags& f) {
+  if (f.jobs > 0) return f.jobs;
+  // The CPUs of our affinity mask (taskset, a container's cpuset), not every CPU of the machine.
+  cpu_set_t cpus;
+  if (sched_getaffinity(0, sizeof cpus, &cpus) == 0) return std::clamp(CPU_COUNT(&cpus), 1, 256);
+  return 1;
 }
 
 Limits LimitsFor(const CommonFlags& f, bool max_macs_given) {

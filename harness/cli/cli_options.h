@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/defaults.h"
 #include "core/conv_case.h"
+#include "core/defaults.h"
 #include "core/status.h"
 
 namespace convparity {
@@ -30,7 +30,7 @@ struct CommonFlags {
   int64_t max_elements = Limits{}.max_tensor_elements;
   int64_t max_extent = Limits{}.max_extent;
   int64_t stop_after_buckets = 0;
-  int jobs = 1;
+  int jobs = 0;  // 0: one per core (JobsFor)
   std::string shard = "0/1";
   std::string corpus;
   std::string out = "convparity-out";
@@ -45,6 +45,8 @@ Result<std::vector<Fill>> FillsFor(const std::string& mode);  // exact | random 
 Result<std::vector<Direction>> DirectionsFor(const std::vector<std::string>& names);
 Result<std::vector<int>> DimsFor(const std::string& text);
 Result<std::pair<int, int>> ShardFor(const std::string& text);  // "I/N"
+// Worker processes: --jobs when given, else one per core this process may run on.
+int JobsFor(const CommonFlags& f);
 
 // The size limits every case is checked against before anything is allocated (CheckLimits):
 // --max-elements and --max-extent, and --max-macs when it was given (without it the generator's

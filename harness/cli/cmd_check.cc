@@ -21,7 +21,7 @@ namespace convparity {
 namespace {
 
 RunnerOptions RunnerFor(const CommonFlags& f) {
-  return RunnerOptions{!f.no_isolation, f.timeout, std::max(f.jobs, 1)};
+  return RunnerOptions{!f.no_isolation, f.timeout, JobsFor(f)};
 }
 
 std::string CaseLine(const ConvCase& c) {
@@ -150,8 +150,8 @@ int RunCheck(const std::vector<std::string>& args, const CommonFlags& f,
   int64_t passed = 0, failed = 0;
   std::vector<JUnitCase> junit;
   CampaignSummary summary;
-  summary.options.jobs = f.jobs;
-  summary.workers = f.jobs;
+  summary.options.jobs = JobsFor(f);
+  summary.workers = JobsFor(f);
   for (size_t i = 0; i < cases.size(); ++i) {
     const ConvCase& c = cases[i];
     const CaseOutcome& out = outcomes[i];

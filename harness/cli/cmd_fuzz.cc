@@ -4,10 +4,10 @@
 #include <cstdio>
 
 #include "core/descriptor.h"
-#include "harness/engine/campaign.h"
 #include "harness/cli/commands.h"
-#include "harness/io/files.h"
+#include "harness/engine/campaign.h"
 #include "harness/engine/tool_info.h"
+#include "harness/io/files.h"
 #include "harness/suts/transform_sut.h"
 #include "harness/suts/sut_config.h"
 #include "oracles/torch_oracle.h"
@@ -37,7 +37,7 @@ int RunFuzz(const CommonFlags& f) {
   o.max_cases = f.cases;
   o.max_macs = f.max_macs;
   o.stop_after_buckets = f.stop_after_buckets;
-  o.jobs = f.jobs;
+  o.jobs = JobsFor(f);
   o.isolate = !f.no_isolation;
   o.case_timeout = f.timeout;
   o.quiet = f.quiet;

@@ -74,7 +74,8 @@ void AddCommonFlags(CLI::App* cmd, CommonFlags& f) {
   cmd->add_option("--max-extent", f.max_extent,
                   "limit on any one size, stride, padding ... of a case (default 2^20)")
       ->check(kPositive);
-  cmd->add_option("--jobs", f.jobs, "worker processes")->check(CLI::Range(1, 256));
+  cmd->add_option("--jobs", f.jobs, "worker processes (default: one per core)")
+      ->check(CLI::Range(1, 256));
   cmd->add_option("--shard", f.shard, "I/N: this process takes case indices i = I mod N");
   cmd->add_option("--corpus", f.corpus, "corpus folder");
   cmd->add_option("--out", f.out, "output folder (reports, corpus, summary)");

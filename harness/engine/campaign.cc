@@ -3,12 +3,14 @@
 #include <rapidcheck.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 
 #include "core/descriptor.h"
@@ -29,6 +31,7 @@ std::atomic<bool> g_stop{false};
 // everywhere would otherwise spend the whole campaign shrinking.
 constexpr int kShrinksPerOriginalSignature = 3;
 constexpr double kCheckpointSeconds = 5;
+constexpr double kTerminalLineSeconds = 1;
 
 using Clock = std::chrono::steady_clock;
 
@@ -76,6 +79,41 @@ std::string SignatureOf(const ConvCase& c, const CaseOutcome& outcome) {
 
 std::vector<Direction> DirectionsOf(const CampaignOptions& o) {
   return o.directions.empty() ? AllDirections() : o.directions;
+}
+
+// "45 s", "12 min", "3.5 h".
+std::string Duration(double seconds) {
+  char text[32];
+  if (seconds < 120)
+    std::snprintf(text, sizeof text, "%.0f s", seconds);
+  else if (seconds < 7200)
+    std::snprintf(text, sizeof text, "%.0f min", seconds / 60);
+  else
+    std::snprintf(text, sizeof text, "%.1f h", seconds / 3600);
+  return text;
+}
+
+// What a campaign has done and how long it has left: the time budget's rest, or with --cases the
+// cases left at the rate so far.
+std::string ProgressLine(const CampaignOptions& o, int64_t generated, int64_t checks,
+                         size_t buckets, double now, bool final) {
+  std::string left;
+  if (final)
+    left = "done";
+  else if (o.max_cases > 0)
+    left = generated > 0 && now > 0
+               ? "ETA " + Duration(static_cast<double>(o.max_cases - generated) /
+                                   (static_cast<double>(generated) / now))
+               : "ETA ?";
+  else
+    left = "ETA " + Duration(std::max(0.0, o.seconds - now));
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "[convparity] %lld cases, %lld checks (%.0f checks/s), %zu buckets, %s, %s",
+                static_cast<long long>(generated), static_cast<long long>(checks),
+                now > 0 ? static_cast<double>(checks) / now : 0.0, buckets, Duration(now).c_str(),
+                left.c_str());
+  return text;
 }
 
 class Campaign {
@@ -262,28 +300,30 @@ class Campaign {
     }
   }
 
-  // Caller holds no lock except when `final`.
+  // Writes a checkpoint every kCheckpointSeconds and shows a progress line: on a terminal every
+  // kTerminalLineSeconds (over the last one), elsewhere one per checkpoint. Caller holds no lock
+  // except when `final`.
   void Progress(bool final) {
     const double now = Elapsed();
-    if (!final) {
-      if (now < next_checkpoint_) return;
-      next_checkpoint_ = now + kCheckpointSeconds;
-    }
+    const bool tty = isatty(STDERR_FILENO);
+    const bool checkpoint = final || now >= next_checkpoint_;
+    const bool line = !o_.quiet && (final || (tty ? now >= next_line_ : checkpoint));
+    if (!checkpoint && !line) return;
+    if (checkpoint) next_checkpoint_ = now + kCheckpointSeconds;
+    if (line) next_line_ = now + kTerminalLineSeconds;
     std::unique_lock<std::mutex> lock(mu_, std::defer_lock);
     if (!final) lock.lock();
     summary_.elapsed_seconds = now;
     summary_.end_time = std::chrono::system_clock::now();
-    CampaignSummary snapshot = summary_;
+    const CampaignSummary snapshot = summary_;
     const int64_t generated = generated_;
     if (lock.owns_lock()) lock.unlock();
-    if (hooks_.on_checkpoint) hooks_.on_checkpoint(snapshot);
-    if (o_.quiet) return;
-    const double budget = o_.max_cases > 0 ? 0 : o_.seconds;
+    if (checkpoint && hooks_.on_checkpoint) hooks_.on_checkpoint(snapshot);
+    if (!line) return;
     std::fprintf(
-        stderr, "%s[convparity] %lld cases, %lld checks, %.0f checks/s, %zu buckets, %.0f/%.0f s%s",
-        isatty(STDERR_FILENO) ? "\r" : "", static_cast<long long>(generated),
-        static_cast<long long>(snapshot.cases), now > 0 ? snapshot.cases / now : 0.0,
-        snapshot.buckets.size(), now, budget, isatty(STDERR_FILENO) && !final ? "   " : "\n");
+        stderr, "%s%s%s", tty ? "\r" : "",
+        ProgressLine(o_, generated, snapshot.cases, snapshot.buckets.size(), now, final).c_str(),
+        tty && !final ? "   " : "\n");
   }
 
   const CampaignOptions& o_;
@@ -296,6 +336,7 @@ class Campaign {
   std::atomic<int> finished_workers_{0};
   std::atomic<bool> enough_buckets_{false};
   double next_checkpoint_ = 0;  // the first checkpoint at once: a summary exists from the start
+  double next_line_ = 0;
   std::mutex mu_;
   CampaignSummary summary_;
   int64_t generated_ = 0;

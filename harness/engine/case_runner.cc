@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -90,11 +91,13 @@ std::string SignalText(int status) {
 
 // One worker process and the pipes to it. Protocol, one JSON object a line:
 //   parent → worker: {"id": n, "case": <case>, "suts": [names]}, several ahead; the worker takes
-//   them
-//                    in order
-//   worker → parent: {"ready": true} once started; for request n:
-//                    {"id": n, "start": k} before SUT k, {"id": n, "outcome": k, "value":
-//                    <outcome>} after it, {"id": n, "end": true} when the request is done.
+//     them in order.
+//   worker → parent: {"ready": true} once started; for request n: {"id": n, "prepared": true}
+//     once its inputs and reference are there, then {"id": n, "outcome": k, "value": <outcome>}
+//     after each SUT k in order (the last one also with "protocol" and "idle": the worker's
+//     seconds around the request, CaseTiming). A SUT that crashes or hangs is the one after the
+//     last outcome; before "prepared", the case's preparation is. Every line is a write of its
+//     own, on the pipe before the next SUT starts, so that a crash cannot take it along.
 class WorkerProcess {
  public:
   explicit WorkerProcess(std::string executable) : executable_(std::move(executable)) {}
@@ -217,29 +220,36 @@ class IsolatedRunner : public CaseRunner {
 
   std::vector<CaseOutcome> Next() override {
     Request& r = queue_.front();
-    int current = -1;  // the SUT of `r` the worker said it started
+    // Whether the worker said it prepared `r`: from then on it runs suts[r.done] (in order).
+    bool prepared = false;
     while (r.done < r.suts.size()) {
       if (!worker_.running()) {
-        if (Status st = Restart(); !st.ok()) {
+        const auto restart = std::chrono::steady_clock::now();
+        const Status st = Restart();
+        // Starting a worker (loading libtorch) is the isolation's cost, part of the protocol.
+        r.protocol +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - restart).count();
+        if (!st.ok()) {
           for (size_t k = r.done; k < r.suts.size(); ++k)
             r.out[k] = Outcome(Verdict::kCrashed, st.message());
           break;
         }
-        current = -1;
+        prepared = false;
       }
       std::string line;
       switch (worker_.ReadLine(timeout_, line)) {
         case WorkerProcess::Read::kTimeout: {
           worker_.Stop();
-          const size_t k = current < 0 ? r.done : static_cast<size_t>(current);
-          const std::string what = current < 0 ? "preparing the case" : r.suts[k];
+          const size_t k = r.done;
+          const std::string what = prepared ? r.suts[k] : "preparing the case";
           r.out[k] = Outcome(Verdict::kHung,
                              what + " did not finish within " + std::to_string(timeout_) + " s");
+          (prepared ? r.out[k].timing.sut : r.out[k].timing.oracle) = timeout_;
           r.done = k + 1;
           continue;
         }
         case WorkerProcess::Read::kEof:
-          Died(r, current);
+          Died(r, prepared ? static_cast<int>(r.done) : -1);
           continue;
         case WorkerProcess::Read::kLine:
           break;
@@ -248,19 +258,25 @@ class IsolatedRunner : public CaseRunner {
       // Not ours (a SUT wrote to stdout), or an answer to a request sent to a worker since
       // replaced.
       if (msg.is_discarded() || !msg.is_object() || msg.value("id", ~uint64_t{0}) != r.id) continue;
-      if (msg.contains("start")) {
-        current = static_cast<int>(r.base + msg["start"].get<size_t>());
+      if (msg.contains("prepared")) {
+        prepared = true;
       } else if (msg.contains("outcome")) {
         const size_t k = r.base + msg["outcome"].get<size_t>();
         if (k >= r.suts.size()) continue;
         Result<CaseOutcome> o = OutcomeFromJson(msg["value"]);
         r.out[k] = o.ok() ? *o : Outcome(Verdict::kCrashed, o.status().message());
         r.done = k + 1;
-      } else if (msg.contains("end")) {
-        r.done = r.suts.size();
+        // The worker's time around the request comes with its last answer.
+        r.protocol += msg.value("protocol", 0.0);
+        r.idle += msg.value("idle", 0.0);
       }
     }
     std::vector<CaseOutcome> out = std::move(r.out);
+    // Counted once per request, with the shared phases (fill, oracle) of the first SUT.
+    if (!out.empty()) {
+      out[0].timing.protocol += r.protocol;
+      out[0].timing.idle += r.idle;
+    }
     queue_.pop_front();
     return out;
   }
@@ -275,6 +291,7 @@ class IsolatedRunner : public CaseRunner {
     std::vector<CaseOutcome> out;
     size_t done = 0;  // SUTs with an outcome: suts[0, done)
     size_t base = 0;  // the worker's SUT k is suts[base + k] (a resent request starts at `done`)
+    double protocol = 0, idle = 0;  // the worker's seconds around it (CaseTiming)
   };
 
   // Sends the SUTs of `r` that have no outcome yet.
@@ -284,7 +301,8 @@ class IsolatedRunner : public CaseRunner {
     sent.sut = r.suts[r.base];  // a case names a SUT; the request's list is what runs
     const std::vector<std::string> rest(r.suts.begin() + static_cast<int64_t>(r.base),
                                         r.suts.end());
-    const nlohmann::json request = {{"id", r.id}, {"case", CaseToJson(sent)}, {"suts", rest}};
+    const nlohmann::json request = {
+        {"id", r.id}, {"case", CaseToJson(sent, /*with_descriptor=*/false)}, {"suts", rest}};
     worker_.Send(request.dump() + "\n");  // a dead worker shows as end of file when read
   }
 
@@ -396,20 +414,40 @@ int WorkerMain() {
   };
   SutCache cache;
   emit({{"ready", true}});
+  using Clock = std::chrono::steady_clock;
+  auto seconds = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };
+  Clock::time_point idle_since = Clock::now();
+  double tail = 0;  // the previous request's time after its protocol share was measured
   std::string line;
   while (std::getline(std::cin, line)) {
+    const Clock::time_point received = Clock::now();
+    const double idle = seconds(received - idle_since);
     nlohmann::json request = nlohmann::json::parse(line, nullptr, false);
     if (request.is_discarded() || !request.contains("case") || !request.contains("suts")) return 3;
     Result<ConvCase> c = CaseFromJson(request["case"]);
     if (!c.ok()) return 3;
     const nlohmann::json id = request.value("id", nlohmann::json(0));
     const PreparedCase prep = PrepareCase(*c);
+    emit({{"id", id}, {"prepared", true}});
+    double phases = prep.timing.fill + prep.timing.oracle;
+    Clock::time_point measured = received;
     const auto suts = request["suts"].get<std::vector<std::string>>();
     for (size_t k = 0; k < suts.size(); ++k) {
-      emit({{"id", id}, {"start", k}});
-      emit({{"id", id}, {"outcome", k}, {"value", OutcomeToJson(RunOne(prep, cache, suts[k]))}});
+      const CaseOutcome outcome = RunOne(prep, cache, suts[k]);
+      phases += outcome.timing.sut + outcome.timing.compare;
+      nlohmann::json answer = {{"id", id}, {"outcome", k}, {"value", OutcomeToJson(outcome)}};
+      if (k + 1 == suts.size()) {
+        // The last answer carries the worker's time around the request: what was not a phase of
+        // a check went to the protocol (with the previous request's last answer), and before the
+        // request came the worker waited.
+        measured = Clock::now();
+        answer["protocol"] = std::max(0.0, seconds(measured - received) - phases) + tail;
+        answer["idle"] = idle;
+      }
+      emit(answer);
     }
-    emit({{"id", id}, {"end", true}});
+    idle_since = Clock::now();
+    tail = seconds(idle_since - measured);
   }
   return 0;
 }

@@ -139,12 +139,14 @@ SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs&
           : ToMemoryOrder(inputs.chain_weight, WeightMemoryOrder(ResidualConv(p)));
   buffers.chain_weight = w2.empty() ? nullptr : w2.data();
   SutRun run;
+  Stopwatch clock;
   try {
     run.status = sut.Run(p, d, buffers);
     if (run.status.ok()) run.notes = sut.LastRunNotes();
   } catch (const std::exception& e) {
     run.status = Status::Internal(std::string("exception: ") + e.what());
   }
+  run.seconds = clock.Lap();
   run.result = FromMemoryOrder(result_shape, result, ResultMemoryOrder(p, d));
   return run;
 }
@@ -162,21 +164,30 @@ Status CheckCaseLimits(const ConvCase& c, const Limits& limits) {
   return Status::Ok();
 }
 
+// Every moment of preparing and running a case belongs to a phase of its timing (checking the
+// limits and choosing the ranges to fill, the reference's finiteness to the oracle, the layout
+// conversions around a SUT and the verdict's summary to compare), so that a campaign's time split
+// accounts for the worker's whole time.
 PreparedCase PrepareCase(const ConvCase& c, const Limits& limits) {
+  Stopwatch clock;
   PreparedCase prep;
   prep.c = c;
   const ConvProblem& p = c.problem;
   const Direction d = c.direction;
+  auto end = [&](Verdict v, std::string reason, double& phase) {
+    prep.ended = Ended(v, std::move(reason));
+    phase = clock.Lap();
+    prep.ended->timing = prep.timing;
+  };
   if (Status st = CheckCaseLimits(c, limits); !st.ok()) {  // validates first
-    prep.ended = Ended(Verdict::kInvalid, st.message());
+    end(Verdict::kInvalid, st.message(), prep.timing.fill);
     return prep;
   }
   const bool chain = c.graph == GraphForm::kChain;
   if (c.fill == Fill::kExact && !ChooseExactRange(p, d, c.graph).exact) {
-    prep.ended = Ended(Verdict::kSkipped, "the reduction is too long for exact mode");
+    end(Verdict::kSkipped, "the reduction is too long for exact mode", prep.timing.fill);
     return prep;
   }
-  Stopwatch clock;
   prep.inputs = FillInputs(p, d, c.fill, c.seed, c.graph);
   prep.timing.fill = clock.Lap();
   const bool random = c.fill != Fill::kExact;
@@ -185,45 +196,53 @@ PreparedCase PrepareCase(const ConvCase& c, const Limits& limits) {
   Result<OracleOutput> ref =
       chain ? ComputeChain(p, d, prep.inputs, random, prep.bound_reduction_length)
             : TorchOracle::Compute(p, d, prep.inputs, random);
-  prep.timing.oracle = clock.Lap();
   if (!ref.ok()) {
-    prep.ended = Ended(Verdict::kInvalid, "the oracle rejected it: " + ref.status().message());
+    end(Verdict::kInvalid, "the oracle rejected it: " + ref.status().message(), prep.timing.oracle);
     return prep;
   }
   prep.reference = std::move(ref).value();
   if (random)
     for (double v : prep.reference.result.values)
       if (!std::isfinite(v)) {
-        prep.ended = Ended(Verdict::kSkipped, "ill-conditioned: the reference is not finite");
-        break;
+        end(Verdict::kSkipped, "ill-conditioned: the reference is not finite", prep.timing.oracle);
+        return prep;
       }
+  prep.timing.oracle = clock.Lap();
   return prep;
 }
 
 CaseOutcome RunPrepared(const PreparedCase& prep, ConvSut& sut) {
   if (prep.ended) return *prep.ended;
+  Stopwatch clock;
   const ConvProblem& p = prep.c.problem;
   const Direction d = prep.c.direction;
   CaseOutcome out;
   out.timing = prep.timing;
+  auto end = [&](Verdict v, std::string reason) {
+    CaseOutcome ended = Ended(v, std::move(reason));
+    ended.timing = out.timing;
+    return ended;
+  };
   if (prep.c.graph == GraphForm::kChain && !sut.RunsGraphs())
-    return Ended(Verdict::kSkipped, sut.name() +
-                                        " runs single convolutions; a chain case needs "
-                                        "a SUT that runs graphs (transform:…)");
-  Stopwatch clock;
+    return end(Verdict::kSkipped, sut.name() +
+                                      " runs single convolutions; a chain case needs "
+                                      "a SUT that runs graphs (transform:…)");
 
   const SutRun run = RunSut(sut, p, d, prep.inputs);
-  out.timing.sut = clock.Lap();
+  // The SUT's time is its own call's; converting the inputs to its layouts and its result back is
+  // the harness's, counted with the comparison.
+  out.timing.compare = clock.Lap() - run.seconds;
+  out.timing.sut = run.seconds;
   if (run.status.code() == StatusCode::kUnsupported)
-    return Ended(Verdict::kSkipped, run.status.message());
+    return end(Verdict::kSkipped, run.status.message());
   if (run.status.code() == StatusCode::kBrokenPromise)
-    return Ended(Verdict::kBrokenPromise, sut.name() + " broke a promise: " + run.status.message());
+    return end(Verdict::kBrokenPromise, sut.name() + " broke a promise: " + run.status.message());
   if (run.status.code() == StatusCode::kShapeMismatch)
-    return Ended(Verdict::kShapeMismatch, sut.name() + ": " + run.status.message());
+    return end(Verdict::kShapeMismatch, sut.name() + ": " + run.status.message());
   if (run.status.code() == StatusCode::kTimedOut)
-    return Ended(Verdict::kHung, sut.name() + ": " + run.status.message());
+    return end(Verdict::kHung, sut.name() + ": " + run.status.message());
   if (!run.status.ok())
-    return Ended(Verdict::kCrashed, sut.name() + " returned an error: " + run.status.message());
+    return end(Verdict::kCrashed, sut.name() + " returned an error: " + run.status.message());
 
   out.notes = run.notes;
   // A case that asks for an inexact algorithm (benchdnn's --alg=wino or auto) is judged as one,
@@ -236,15 +255,15 @@ CaseOutcome RunPrepared(const PreparedCase& prep, ConvSut& sut) {
     // An inexact result of an exact fill: the oracle computed no magnitudes for the bound.
     Result<RefTensor> computed = MagnitudeOf(prep);
     if (!computed.ok())
-      return Ended(Verdict::kInvalid, "the oracle rejected it: " + computed.status().message());
+      return end(Verdict::kInvalid, "the oracle rejected it: " + computed.status().message());
     exact_fill_magnitude = std::move(computed).value();
     magnitude = &exact_fill_magnitude;
   }
   out.judgement = Judge(prep.reference.result.shape, prep.reference.result.values,
                         magnitude->values, run.result, comparison, prep.bound_reduction_length);
-  out.timing.compare = clock.Lap();
   out.verdict = out.judgement.verdict;
   out.reason = Summary(out.judgement);
+  out.timing.compare += clock.Lap();
   return out;
 }
 

@@ -21,7 +21,8 @@ namespace convparity {
 struct SutRun {
   Status status;
   HostTensor result;
-  RunNotes notes;  // the SUT's LastRunNotes() when it succeeded
+  RunNotes notes;      // the SUT's LastRunNotes() when it succeeded
+  double seconds = 0;  // the SUT's own call, without the layout conversions around it
 };
 SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs& inputs);
 

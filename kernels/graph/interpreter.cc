@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <type_traits>
 
 #include "kernels/conv_loops.h"
 #include "kernels/direct_conv.h"
@@ -59,15 +60,21 @@ HostTensor Sum(const HostTensor& in, const SumAttrs& a, const Shape& out_shape, 
     (reduced ? red_shape : kept_shape).push_back(in.shape[d]);
     (reduced ? red_strides : kept_strides).push_back(s[d]);
   }
+  // The reduced elements' offsets, in the order the sum takes them.
+  std::vector<int64_t> reduced;
+  ForEachIndex(red_shape,
+               [&](const int64_t* r, int64_t) { reduced.push_back(Offset(r, red_strides)); });
   HostTensor out = Zeros(out_shape);
-  Reduction sum(order);
-  ForEachIndex(kept_shape, [&](const int64_t* idx, int64_t linear) {
-    const int64_t base = Offset(idx, kept_strides);
-    sum.Start(0.0f);
-    ForEachIndex(red_shape, [&](const int64_t* r, int64_t) {
-      sum.Add(in.values[base + Offset(r, red_strides)]);
+  WithSum(order, [&](auto& sum) {
+    ForEachIndex(kept_shape, [&](const int64_t* idx, int64_t linear) {
+      const float* base = in.values.data() + Offset(idx, kept_strides);
+      sum.Start(0.0f, reduced.size());
+      if constexpr (std::decay_t<decltype(sum)>::kReverse)
+        for (size_t k = reduced.size(); k-- > 0;) sum.Add(base[reduced[k]]);
+      else
+        for (int64_t r : reduced) sum.Add(base[r]);
+      out.values[linear] = sum.Finish();
     });
-    out.values[linear] = sum.Finish();
   });
   return out;
 }
@@ -116,8 +123,9 @@ Result<HostTensor> ForwardConv(const Graph& g, int i, const std::vector<const Ho
                                SumOrder order) {
   Result<ConvProblem> p = ConvProblemOf(g, i);
   if (!p.ok()) return p.status();
-  HostTensor out{g.node(i).shape, std::vector<float>(static_cast<size_t>(NumElements(g.node(i).shape)),
-                                                     std::numeric_limits<float>::quiet_NaN())};
+  HostTensor out{g.node(i).shape,
+                 std::vector<float>(static_cast<size_t>(NumElements(g.node(i).shape)),
+                                    std::numeric_limits<float>::quiet_NaN())};
   ConvBuffers b;
   b.input = ops[0]->values.data();
   b.weight = ops[1]->values.data();
@@ -130,7 +138,8 @@ Result<HostTensor> ForwardConv(const Graph& g, int i, const std::vector<const Ho
 }
 
 // conv_backward_weight straight from its operands' sizes (graph.h's NOTE): x's size need not be an
-// ordinary conv's input for grad_y's size (a transposed conv's output_padding may exceed its stride).
+// ordinary conv's input for grad_y's size (a transposed conv's output_padding may exceed its
+// stride).
 Result<HostTensor> BackwardWeight(const Graph& g, int i, const std::vector<const HostTensor*>& ops,
                                   SumOrder order) {
   const Node& n = g.node(i);
@@ -190,12 +199,12 @@ Result<HostTensor> EvaluateNode(const Graph& graph, int node,
     const Shape& want = graph.node(n.inputs[k]).shape;
     if (!operands[k] || operands[k]->shape != want ||
         static_cast<int64_t>(operands[k]->values.size()) != NumElements(want))
-      return Status::Invalid(where + "operand " + std::to_string(k) + " expected a value of shape " +
-                             ShapeText(want) + ", found " +
-                             (operands[k] ? ShapeText(operands[k]->shape) + " with " +
-                                                std::to_string(operands[k]->values.size()) +
-                                                " elements"
-                                          : std::string("none")));
+      return Status::Invalid(where + "operand " + std::to_string(k) +
+                             " expected a value of shape " + ShapeText(want) + ", found " +
+                             (operands[k]
+                                  ? ShapeText(operands[k]->shape) + " with " +
+                                        std::to_string(operands[k]->values.size()) + " elements"
+                                  : std::string("none")));
   }
   const std::vector<const HostTensor*>& in = operands;
   switch (n.op) {
@@ -275,8 +284,7 @@ Result<std::vector<HostTensor>> Interpret(const Graph& graph, const GraphBinding
       Result<Shape> shape = InferNodeShape(graph, id);
       if (!shape.ok()) return shape.status();
       auto it = vars.find(n.name);
-      if (it == vars.end())
-        return Status::Invalid("var %" + n.name + " is not bound");
+      if (it == vars.end()) return Status::Invalid("var %" + n.name + " is not bound");
       if (it->second.shape != n.shape ||
           static_cast<int64_t>(it->second.values.size()) != NumElements(n.shape))
         return Status::Invalid("var %" + n.name + " expects shape " + ShapeText(n.shape) +

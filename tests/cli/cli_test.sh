@@ -78,6 +78,14 @@ ls "$tmp/run/corpus/"*.json >/dev/null 2>&1 && passed=$((passed + 1)) || { faile
 contains "$tmp/run/summary.json" '"convparity.summary/1"' fuzz-summary
 expect 1 replay-finding -- "$cp" check "$tmp/run/corpus"
 expect 0 fuzz-ours-clean -- "$cp" fuzz --cases 60 --seed 5 --jobs 2 --out "$tmp/clean" --quiet
+# Without --jobs a campaign runs a worker per core; its progress lines give the rate and the time
+# left (not on a terminal: one line per checkpoint and a last one).
+expect 0 fuzz-default-jobs -- "$cp" fuzz --time 3 --seed 5 --out "$tmp/alljobs"
+if /usr/bin/python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); sys.exit(s["options"]["jobs"] != int(sys.argv[2]))' \
+    "$tmp/alljobs/summary.json" "$(nproc)"; then passed=$((passed + 1)); else
+  failed=$((failed + 1)); echo "FAIL fuzz-default-jobs: options.jobs is not $(nproc)"; fi
+contains "$tmp/err" '^\[convparity\] [0-9]+ cases, [0-9]+ checks \([0-9]+ checks/s\), [0-9]+ buckets, [0-9]+ s, ETA [0-9]+ s$' fuzz-progress-eta
+contains "$tmp/err" '^\[convparity\] [0-9]+ cases, .*, done$' fuzz-progress-done
 
 # kill -9 in the middle of a campaign: whatever it had written is whole (replays as a finding, not
 # as a malformed file, exit 1 not 2) and the summary parses.

@@ -116,6 +116,17 @@ RC_GTEST_PROP(CaseProperty, FromJsonOfToJsonGivesTheSameCase, ()) {
   RC_ASSERT(*back == c);
 }
 
+// Without its descriptor (the worker protocol's form) a case still reads back the same.
+RC_GTEST_PROP(CaseProperty, FromJsonOfToJsonWithoutTheDescriptorGivesTheSameCase, ()) {
+  ConvCase c = *GenAnyCase();
+  json j = CaseToJson(c, /*with_descriptor=*/false);
+  RC_ASSERT(!j.contains("descriptor"));
+  Result<ConvCase> back = CaseFromJson(j);
+  RC_LOG() << j.dump() << "\n";
+  RC_ASSERT(back.ok());
+  RC_ASSERT(*back == c);
+}
+
 RC_GTEST_PROP(CaseProperty, ParseOfDumpedTextGivesTheSameCase, ()) {
   ConvCase c = *GenAnyCase();
   std::string text = CaseToJson(c).dump(*rc::gen::element(-1, 2));

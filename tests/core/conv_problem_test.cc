@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/prng.h"
@@ -65,7 +66,8 @@ TEST(Validate, NamesWhatWasWrong) {
   p = Conv2d(4, 6, 2, 3);
   st = Validate(p);
   EXPECT_NE(st.message().find("Kernel size can't be greater than actual input size"),
-            std::string::npos) << st.message();
+            std::string::npos)
+      << st.message();
 
   p = Conv2d(4, 6, 9, 3);
   p.output_padding = {1, 0, 0};
@@ -78,7 +80,7 @@ TEST(Validate, OutputPaddingMustBeBelowStrideOrDilationAsInATen) {
   p.output_padding = {1, 0, 0};
   EXPECT_FALSE(Validate(p).ok());  // stride 1, dilation 1
   p.dilation = {2, 1, 1};
-  EXPECT_TRUE(Validate(p).ok());   // op < max(stride, dilation)
+  EXPECT_TRUE(Validate(p).ok());  // op < max(stride, dilation)
   p.stride = {2, 1, 1};
   p.output_padding = {2, 0, 0};
   EXPECT_FALSE(Validate(p).ok());
@@ -131,13 +133,14 @@ TEST(Layouts, ChannelsLastStridesPutChannelsInnermost) {
 }
 
 TEST(Layouts, WeightLayoutsNameTheOperatorsOwnAxes) {
-  ConvProblem p = Conv2d(3, 4, 5, 2);  // weight (O=4, I=3, 2, 2)
+  ConvProblem p = Conv2d(3, 4, 5, 2);          // weight (O=4, I=3, 2, 2)
   p.weight_layout = WeightLayout::kSpatialIO;  // HWIO: O innermost
   EXPECT_EQ(StridesFor(p.weight_shape(), WeightMemoryOrder(p)), (Shape{1, 4, 24, 12}));
   p.transposed = true;  // weight (I=3, O=4, 2, 2); HWIO still puts O innermost
   EXPECT_EQ(StridesFor(p.weight_shape(), WeightMemoryOrder(p)), (Shape{4, 1, 24, 12}));
   p.weight_layout = WeightLayout::kIO;  // natural for transposed: contiguous
-  EXPECT_EQ(StridesFor(p.weight_shape(), WeightMemoryOrder(p)), ContiguousStrides(p.weight_shape()));
+  EXPECT_EQ(StridesFor(p.weight_shape(), WeightMemoryOrder(p)),
+            ContiguousStrides(p.weight_shape()));
 }
 
 TEST(Tensor, MemoryOrderRoundTrips) {
@@ -147,6 +150,32 @@ TEST(Tensor, MemoryOrderRoundTrips) {
   std::vector<float> mem = ToMemoryOrder(t, order);
   EXPECT_EQ(mem[1], 4.0f);  // logical [0,1,0] is the next element along axis 1 in memory
   EXPECT_EQ(FromMemoryOrder(t.shape, mem, order).values, t.values);
+}
+
+// Every element lands at the offset its strides give, for every memory order of ranks 0–5 (the
+// identity too, which is a plain copy) and extents of 1 and more; FromMemoryOrder reads it back.
+TEST(Tensor, MemoryOrderPutsEveryElementAtItsStridedOffset) {
+  Prng rng(5);
+  for (size_t rank = 0; rank <= 5; ++rank) {
+    std::vector<int> order(rank);
+    for (size_t i = 0; i < rank; ++i) order[i] = static_cast<int>(i);
+    do {
+      for (int trial = 0; trial < 3; ++trial) {
+        HostTensor t{Shape(rank), {}};
+        for (int64_t& extent : t.shape) extent = rng.Between(1, 4);
+        for (int64_t i = 0; i < NumElements(t.shape); ++i) t.values.push_back(1.0f + i);
+        const Shape strides = StridesFor(t.shape, order);
+        const std::vector<float> memory = ToMemoryOrder(t, order);
+        ASSERT_EQ(memory.size(), t.values.size());
+        ForEachIndex(t.shape, [&](const int64_t* idx, int64_t linear) {
+          int64_t offset = 0;
+          for (size_t d = 0; d < rank; ++d) offset += idx[d] * strides[d];
+          ASSERT_EQ(memory[offset], t.values[linear]) << "rank " << rank << " at " << linear;
+        });
+        EXPECT_EQ(FromMemoryOrder(t.shape, memory, order).values, t.values);
+      }
+    } while (std::next_permutation(order.begin(), order.end()));
+  }
 }
 
 TEST(Prng, IsBitIdenticalToItsGoldenSequence) {

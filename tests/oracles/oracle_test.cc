@@ -207,8 +207,19 @@ TEST(TorchOracleTest, TransposedConv1dWithOutputPaddingAtLeastStrideMatchesHand)
   EXPECT_EQ(out.result.values, (std::vector<double>{0, 1, -1, 9, 19, -1}));
 }
 
+bool SymmetricPadding(const ConvProblem& p) {
+  for (int i = 0; i < p.rank; ++i)
+    if (p.pad_begin[i] != p.pad_end[i]) return false;
+  return true;
+}
+
+// Symmetric padding goes to ATen as its own, asymmetric padding as an explicit pad or crop: both
+// ways are checked.
 TEST(TorchOracleTest, ForwardEqualsNaiveLoopForRandomProblems) {
-  ForRandomProblems(2, 1000, [](const ConvProblem& p) {
+  int symmetric = 0, transposed_symmetric = 0;
+  ForRandomProblems(2, 1000, [&](const ConvProblem& p) {
+    symmetric += SymmetricPadding(p);
+    transposed_symmetric += SymmetricPadding(p) && p.transposed;
     const CaseInputs in = RandomInputs(p, 11);
     const OracleOutput out = MustCompute(p, Direction::kForward, in, /*with_magnitude=*/true);
     const std::vector<double> naive = NaiveForward(p, in);
@@ -217,15 +228,18 @@ TEST(TorchOracleTest, ForwardEqualsNaiveLoopForRandomProblems) {
       ASSERT_NEAR(out.result.values[i], naive[i], 1e-12 * (out.magnitude.values[i] + 1e-300))
           << Describe(p) << " at " << i;
   });
+  EXPECT_GT(symmetric, 80);
+  EXPECT_GT(transposed_symmetric, 30);
 }
 
 // <conv(x, w), dy> = <x, bwd_data(dy, w)> = <w, bwd_weight(x, dy)>: the three directions are one
 // linear map seen three ways. The scale S = Σ|x·w·dy| over the same triples is itself computed
 // three ways by the magnitudes.
 TEST(TorchOracleTest, AdjointIdentitiesHoldForRandomProblems) {
-  int transposed = 0, nondegenerate = 0;
+  int transposed = 0, nondegenerate = 0, symmetric = 0;
   ForRandomProblems(3, 2000, [&](const ConvProblem& given) {
     ConvProblem p = given;
+    symmetric += SymmetricPadding(p);
     p.bias = false;  // bias makes the forward affine, not linear
     const CaseInputs in = RandomInputs(p, 13);
     const OracleOutput y = MustCompute(p, Direction::kForward, in, true);
@@ -245,6 +259,7 @@ TEST(TorchOracleTest, AdjointIdentitiesHoldForRandomProblems) {
   });
   EXPECT_GT(transposed, 600);
   EXPECT_GT(nondegenerate, 1800);
+  EXPECT_GT(symmetric, 150);
 }
 
 TEST(TorchOracleTest, MagnitudeBoundsResultElementwise) {
@@ -256,6 +271,26 @@ TEST(TorchOracleTest, MagnitudeBoundsResultElementwise) {
       for (size_t i = 0; i < out.result.values.size(); ++i)
         ASSERT_LE(std::fabs(out.result.values[i]), out.magnitude.values[i] * (1 + 1e-12))
             << Describe(p) << " " << DirectionName(d) << " at " << i;
+    }
+  });
+}
+
+// With no negative input, A = |x| ⊛ |w| is the result itself, and the oracle takes it from there.
+// Negating one operand takes the other way (A of |−x| and |w|), which must give the same A.
+TEST(TorchOracleTest, MagnitudeOfNonNegativeInputsIsTheSameAsThroughAbsoluteValues) {
+  ForRandomProblems(6, 500, [](const ConvProblem& p) {
+    CaseInputs positive = RandomInputs(p, 29);
+    for (HostTensor* t : {&positive.input, &positive.weight, &positive.bias, &positive.grad_output})
+      for (float& v : t->values) v = std::fabs(v);
+    for (Direction d : AllDirections()) {
+      CaseInputs negated = positive;
+      HostTensor& first = d == Direction::kBackwardData ? negated.grad_output : negated.input;
+      for (float& v : first.values) v = -v;
+      const OracleOutput direct = MustCompute(p, d, positive, true);
+      const OracleOutput through_abs = MustCompute(p, d, negated, true);
+      ASSERT_EQ(direct.magnitude.values, through_abs.magnitude.values)
+          << Describe(p) << " " << DirectionName(d);
+      for (double a : direct.magnitude.values) ASSERT_FALSE(std::signbit(a)) << Describe(p);
     }
   });
 }

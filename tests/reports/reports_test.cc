@@ -404,7 +404,7 @@ CaseOutcome Outcome(Verdict v, const std::string& reason = "") {
   CaseOutcome o;
   o.verdict = v;
   o.reason = reason;
-  o.timing = {0.5, 2.0, 0.25, 0.125};
+  o.timing = {0.5, 2.0, 0.25, 0.125, 0.0625, 1.0};
   return o;
 }
 
@@ -453,6 +453,8 @@ TEST(CampaignSummary, CountFeedsVerdictsCoverageAndTime) {
   EXPECT_EQ(s.skip_reasons.at("3-D only"), 1);
   EXPECT_DOUBLE_EQ(s.time.oracle, 4 * 2.0);  // one of five outcomes shared its oracle time
   EXPECT_DOUBLE_EQ(s.time.sut, 5 * 0.25);
+  EXPECT_DOUBLE_EQ(s.time.protocol, 4 * 0.0625);  // the worker's time around a case: shared too
+  EXPECT_DOUBLE_EQ(s.time.idle, 4 * 1.0);
   const CampaignSummary::Bucket& b = s.buckets.at("sig-a");
   EXPECT_EQ(b.cases, 2);
   EXPECT_EQ(b.report_file, "sig-a.json");
@@ -478,8 +480,10 @@ TEST(CampaignSummary, JsonHoldsEveryFieldOfInterfacesMd) {
   EXPECT_EQ(j["buckets"][0]["first_seen"], (json{{"case_index", 0}, {"seconds", 0.5}}));
   EXPECT_DOUBLE_EQ(j["throughput"]["cases_per_second"].get<double>(), 0.5);
   EXPECT_DOUBLE_EQ(j["throughput"]["cases_per_second_per_worker"].get<double>(), 0.25);
-  ExpectKeys(j["time_seconds"],
-             {"generate", "fill", "oracle", "bound", "sut", "compare", "shrink", "io"}, "time");
+  ExpectKeys(
+      j["time_seconds"],
+      {"generate", "fill", "oracle", "bound", "sut", "compare", "shrink", "io", "protocol", "idle"},
+      "time");
   EXPECT_EQ(j["coverage"]["tags"].size(), AllFeatureTagNames().size());
   EXPECT_EQ(j["coverage"]["tags"]["kernel>5"], 0);  // zeros are listed too
   const size_t k = CoverageKeyClasses().size();
@@ -507,6 +511,8 @@ TEST(CampaignSummary, MergeAddsCountsWidensTimeAndKeepsTheEarliestSighting) {
   EXPECT_EQ(a.buckets.at("sig-a").report_file, "from-b.json");
   EXPECT_EQ(a.buckets.at("sig-b").cases, 1);
   EXPECT_DOUBLE_EQ(a.time.generate, 1.5);
+  EXPECT_DOUBLE_EQ(a.time.protocol, 2 * 4 * 0.0625);
+  EXPECT_DOUBLE_EQ(a.time.idle, 2 * 4 * 1.0);
   EXPECT_EQ(SummaryJson(a, kTool)["shards"], (json{"1/4", "2/4"}));
   CampaignSummary empty;
   empty.Merge(a);  // an unset start time must not stay the epoch

@@ -25,10 +25,9 @@ using nlohmann::json;
 
 const ToolInfo kTool{"0.1.0", "2.3.0", "cpu (native, no oneDNN)"};
 
-const std::vector<std::string> kVerdicts{"passed",    "failed",     "shape_mismatch",
-                                         "unwritten", "mistrusted", "skipped",
-                                         "invalid",   "crashed",    "hung",
-                                         "broken_promise"};
+const std::vector<std::string> kVerdicts{
+    "passed",  "failed",  "shape_mismatch", "unwritten", "mistrusted",
+    "skipped", "invalid", "crashed",        "hung",      "broken_promise"};
 const std::vector<std::string> kDirections{"fwd", "bwd_data", "bwd_weight"};
 
 // Names as files hold them: plain, with '/' and ':' (plugin paths), quotes, and non-ASCII text.
@@ -121,8 +120,8 @@ CampaignSummary GenSummary() {
     s.buckets[signature] = b;
   }
   CampaignSummary::TimeSplit& t = s.time;
-  for (double* phase :
-       {&t.generate, &t.fill, &t.oracle, &t.bound, &t.sut, &t.compare, &t.shrink, &t.io})
+  for (double* phase : {&t.generate, &t.fill, &t.oracle, &t.bound, &t.sut, &t.compare, &t.shrink,
+                        &t.io, &t.protocol, &t.idle})
     *phase = *GenReal();
   s.covered = *GenCount();
   s.tags = GenCounts(rc::gen::elementOf(AllFeatureTagNames()));
@@ -242,6 +241,29 @@ TEST(SummaryFromJson, ReadsWhatItIsGiven) {
   r = SummaryFromJson(j);
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(Iso8601(r->start_time), "2026-11-18T11:06:40.100Z");
+}
+
+// Summaries written before the worker's time was split into protocol and idle still read (as
+// zeros); a misspelt one is still an error.
+TEST(SummaryFromJson, ReadsSummariesWithoutTheWorkersProtocolAndIdleTime) {
+  json j = Valid();
+  j["time_seconds"]["protocol"] = 1.5;
+  j["time_seconds"]["idle"] = 0.25;
+  Result<CampaignSummary> r = SummaryFromJson(j);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->time.protocol, 1.5);
+  EXPECT_EQ(r->time.idle, 0.25);
+  j["time_seconds"].erase("protocol");
+  j["time_seconds"].erase("idle");
+  r = SummaryFromJson(j);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->time.protocol, 0);
+  EXPECT_EQ(r->time.idle, 0);
+  j["time_seconds"]["protocoll"] = 1.0;
+  EXPECT_EQ(ErrorOf(j), "field 'time_seconds.protocoll': unknown field");
+  j["time_seconds"].erase("protocoll");
+  j["time_seconds"]["idle"] = -1;
+  EXPECT_NE(ErrorOf(j).find("time_seconds.idle"), std::string::npos) << ErrorOf(j);
 }
 
 TEST(SummaryFromJson, SaysWhichSchemaItReads) {

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <set>
+#include <thread>
 
 #include "core/descriptor.h"
 #include "harness/engine/case_runner.h"
@@ -88,6 +90,33 @@ TEST(IsolatedRunner, CasesInFlightSurviveACrashAndAHangBeforeThem) {
     EXPECT_EQ(got[1].verdict, plugin) << d << ": " << got[1].reason;
   }
   EXPECT_EQ(isolated->pending(), 0u);
+}
+
+// The worker's time split (CaseTiming) covers its whole time: the checks' phases, the protocol (its
+// start included) and the waits for the next case, here made long on purpose, add up to the time
+// the parent spent from starting it to the last answer.
+TEST(IsolatedRunner, TimingAccountsForTheWorkersWholeTime) {
+  const auto start = std::chrono::steady_clock::now();
+  std::unique_ptr<CaseRunner> runner = MakeIsolatedRunner(CONVPARITY_EXE, 10);
+  double accounted = 0, idle = 0, protocol = 0;
+  bool first = true;
+  for (const char* d : {"fwd:2d_ic4_oc4_i9x9_k3x3", "bwd_data:1d_ic3_oc2_i9_k3_d2",
+                        "bwd_weight:2d_ic2_oc3_i4x4_k2x2", "fwd:t2d_g2_ic4_oc6_i5x5_k3x3_s2x2"}) {
+    if (!first) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    first = false;
+    const std::vector<CaseOutcome> out = runner->Check(CaseOf(d), {"direct", "direct-pairwise"});
+    for (size_t k = 0; k < out.size(); ++k) {
+      const CaseTiming& t = out[k].timing;
+      accounted += t.sut + t.compare + (k == 0 ? t.fill + t.oracle + t.protocol + t.idle : 0);
+      idle += k == 0 ? t.idle : 0;
+      protocol += k == 0 ? t.protocol : 0;
+    }
+  }
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_GT(idle, 0.29);      // the three sleeps between the cases
+  EXPECT_GT(protocol, 0.05);  // at least the worker's start
+  EXPECT_NEAR(accounted, wall, 0.05 * wall + 0.02) << "idle " << idle << ", protocol " << protocol;
 }
 
 CampaignOptions SmallCampaign() {

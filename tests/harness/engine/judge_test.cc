@@ -2,10 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <memory>
+#include <optional>
 
 #include "core/descriptor.h"
+#include "core/prng.h"
 #include "harness/engine/check_case.h"
 #include "harness/suts/sut_registry.h"
 
@@ -124,6 +128,123 @@ TEST(Judge, AnInexactResultIsBoundByTheLargestMagnitudeOfItsPlaneOnly) {
   EXPECT_EQ(ComparisonFor(Fill::kWide, false), Comparison::kErrorBound);
   EXPECT_EQ(ComparisonFor(Fill::kExact, true), Comparison::kPlaneErrorBound);
   EXPECT_EQ(ComparisonFor(Fill::kUniform, true), Comparison::kPlaneErrorBound);
+}
+
+// The judgement by its definition, element by element, as plainly as it can be written: the fast
+// loop of Judge must give the same fields, bit for bit, in every way of comparing.
+Judgement JudgeByDefinition(const Shape& shape, const std::vector<double>& reference,
+                            const std::vector<double>& magnitude, const HostTensor& got,
+                            Comparison comparison, int64_t k) {
+  ErrorBound bound, inexact;
+  inexact.c = bound.c_inexact;
+  const bool exact = comparison == Comparison::kBitwise;
+  const int64_t plane = shape[2];
+  Judgement j;
+  j.elements = static_cast<int64_t>(reference.size());
+  int64_t zeros = 0;
+  double worst_score = -1;
+  for (size_t i = 0; i < reference.size(); ++i) {
+    const double expected = exact ? static_cast<float>(reference[i]) : reference[i];
+    double error = std::fabs(static_cast<double>(got.values[i]) - expected);
+    if (std::isnan(error)) error = INFINITY;
+    double plane_max = 0;
+    for (size_t e = i - i % plane; e < i - i % plane + plane; ++e)
+      plane_max = std::max(plane_max, magnitude[e]);
+    const double limit = exact                                        ? 0.0
+                         : comparison == Comparison::kPlaneErrorBound ? inexact.Of(plane_max, k)
+                                                                      : bound.Of(magnitude[i], k);
+    const double use = error == 0 ? 0.0 : (limit > 0 ? error / limit : INFINITY);
+    zeros += reference[i] == 0.0;
+    j.unwritten += IsPoison(got.values[i]);
+    j.max_abs_error = std::max(j.max_abs_error, error);
+    j.max_bound_use = std::max(j.max_bound_use, use);
+    if (expected != 0) j.max_rel_error = std::max(j.max_rel_error, error / std::fabs(expected));
+    const int64_t l = static_cast<int64_t>(i);
+    const Shape index{l / (plane * shape[1]), l / plane % shape[1], l % plane};
+    if (!(error <= limit)) {
+      ++j.mismatches;
+      if (!j.first) j.first = ElementReport{index, expected, got.values[i], error, limit};
+    }
+    if ((exact ? error : use) > worst_score) {
+      worst_score = exact ? error : use;
+      j.worst = ElementReport{index, expected, got.values[i], error, limit};
+    }
+  }
+  j.zero_share = static_cast<double>(zeros) / static_cast<double>(reference.size());
+  return j;
+}
+
+uint64_t Bits(double v) {
+  uint64_t b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+
+void ExpectSameElement(const std::optional<ElementReport>& a,
+                       const std::optional<ElementReport>& b) {
+  ASSERT_EQ(a.has_value(), b.has_value());
+  if (!a) return;
+  EXPECT_EQ(a->index, b->index);
+  for (auto [x, y] : {std::pair{a->expected, b->expected},
+                      {a->got, b->got},
+                      {a->error, b->error},
+                      {a->bound, b->bound}})
+    EXPECT_EQ(Bits(x), Bits(y));
+}
+
+TEST(Judge, GivesWhatTheDefinitionGivesBitForBit) {
+  Prng rng(11);
+  const Comparison comparisons[] = {Comparison::kBitwise, Comparison::kErrorBound,
+                                    Comparison::kPlaneErrorBound};
+  for (int trial = 0; trial < 3000; ++trial) {
+    const Shape shape{rng.Between(1, 2), rng.Between(1, 3), rng.Between(1, 8)};
+    const size_t n = static_cast<size_t>(NumElements(shape));
+    const Comparison comparison = comparisons[rng.Below(3)];
+    const int64_t k = static_cast<int64_t>(rng.Below(300));
+    std::vector<double> reference(n), magnitude(n);
+    HostTensor got{shape, std::vector<float>(n)};
+    for (size_t i = 0; i < n; ++i) {
+      // Integers and reals, zeros, and results that are right, nearly right, wrong, NaN, infinite
+      // or never written.
+      reference[i] = rng.Below(4) == 0 ? 0.0
+                     : rng.Below(2)    ? static_cast<double>(rng.Between(-9, 9))
+                                       : rng.UnitFloat() - 0.5;
+      magnitude[i] = std::fabs(reference[i]) + rng.UnitFloat();
+      const float right = static_cast<float>(reference[i]);
+      switch (rng.Below(8)) {
+        case 0:
+          got.values[i] = right + static_cast<float>(rng.Between(-2, 2));
+          break;
+        case 1:
+          got.values[i] = std::nextafter(right, 2.0f);
+          break;
+        case 2:
+          got.values[i] = NAN;
+          break;
+        case 3:
+          got.values[i] = rng.Below(2) ? INFINITY : -INFINITY;
+          break;
+        case 4:
+          got.values[i] = PoisonValue();
+          break;
+        default:
+          got.values[i] = right;
+          break;
+      }
+    }
+    const Judgement fast = Judge(shape, reference, magnitude, got, comparison, k);
+    const Judgement plain = JudgeByDefinition(shape, reference, magnitude, got, comparison, k);
+    EXPECT_EQ(fast.mismatches, plain.mismatches);
+    EXPECT_EQ(fast.unwritten, plain.unwritten);
+    for (auto [x, y] : {std::pair{fast.max_abs_error, plain.max_abs_error},
+                        {fast.max_bound_use, plain.max_bound_use},
+                        {fast.max_rel_error, plain.max_rel_error},
+                        {fast.zero_share, plain.zero_share}})
+      EXPECT_EQ(Bits(x), Bits(y)) << "trial " << trial;
+    ExpectSameElement(fast.first, plain.first);
+    ExpectSameElement(fast.worst, plain.worst);
+    if (testing::Test::HasFailure()) return;
+  }
 }
 
 }  // namespace
