@@ -8,6 +8,7 @@
 #include "harness/cli/commands.h"
 #include "harness/engine/case_runner.h"
 #include "harness/engine/check_case.h"
+#include "harness/engine/summary_counts.h"
 #include "harness/engine/tool_info.h"
 #include "harness/io/case_files.h"
 #include "harness/io/files.h"
@@ -155,7 +156,7 @@ int RunCheck(const std::vector<std::string>& args, const CommonFlags& f,
   for (size_t i = 0; i < cases.size(); ++i) {
     const ConvCase& c = cases[i];
     const CaseOutcome& out = outcomes[i];
-    summary.Count(c, out);
+    CountCase(&summary, c, out);
     // Exact: a known bug's witness must still show its symptom (a crash or a hang is not the
     // wrong values it was kept for), and a skip passes only where the case expects one. No case
     // expects invalid (core/verdict.h): an illegal convolution proves nothing either way.
