@@ -174,8 +174,8 @@ class Campaign {
   // one candidate at a time).
   void Work() {
     std::unique_ptr<CaseRunner> runner =
-        o_.isolate ? MakeIsolatedRunner(o_.worker_executable, o_.case_timeout)
-                   : MakeInProcessRunner();
+        o_.isolate ? MakeIsolatedRunner(o_.worker_executable, o_.case_timeout, o_.check)
+                   : MakeInProcessRunner(o_.check);
     struct InFlight {
       int64_t index;
       DrawnCase drawn;
