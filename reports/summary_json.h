@@ -1,7 +1,7 @@
 // The campaign summary, convparity.summary/1 (INTERFACES.md): what a run did, what it found, where
-// the time went and which feature classes it actually exercised. The campaign feeds a
-// CampaignSummary as it goes; per-worker or per-shard summaries combine with Merge(). Its JSON
-// Schema is schema/summary.schema.json.
+// the time went and which feature classes it actually exercised. reports/ writes and reads it; the
+// campaign counts into it, and per-worker or per-shard summaries add up
+// (harness/engine/summary_counts.h). Its JSON Schema is schema/summary.schema.json.
 #pragma once
 
 #include <chrono>
@@ -43,7 +43,7 @@ struct CampaignSummary {
   std::chrono::system_clock::time_point start_time, end_time;
   double elapsed_seconds = 0;  // wall time of the run
   // Worker processes the counted cases ran on; throughput per worker divides by it (0, unset,
-  // counts as 1). Merge adds them: merge per-worker summaries that each say 1, or per-shard
+  // counts as 1). MergeSummary adds them: merge per-worker summaries that each say 1, or per-shard
   // summaries that each say jobs, into one that says 0.
   int workers = 0;
 
@@ -59,14 +59,15 @@ struct CampaignSummary {
     int64_t first_case_index = 0;  // the case counter when it was first seen
     double first_seconds = 0;      // seconds into the run when it was first seen
 
-    // Whether this sighting came before `other`'s: earlier in seconds, then in case index. Merge
-    // keeps the earlier one, and so does `convparity merge` when it picks the report to keep.
+    // Whether this sighting came before `other`'s: earlier in seconds, then in case index.
+    // MergeSummary keeps the earlier one, and so does `convparity merge` when it picks the report
+    // to keep.
     bool SeenBefore(const Bucket& other) const;
   };
   std::map<std::string, Bucket> buckets;  // by signature
 
-  // Seconds per phase, summed over workers (so it can exceed the elapsed time). Count() adds fill,
-  // oracle, sut, compare, protocol and idle from each outcome; the campaign adds the others
+  // Seconds per phase, summed over workers (so it can exceed the elapsed time). CountCase() adds
+  // fill, oracle, sut, compare, protocol and idle from each outcome; the campaign adds the others
   // directly. `bound` is inside the oracle unless measured apart; `sut` is the SUT's own calls,
   // the layout conversions around them count as compare. A worker's time is fill + oracle + sut +
   // compare + protocol (its requests and answers, its start) + idle (waiting for cases);
@@ -92,19 +93,14 @@ struct CampaignSummary {
 
   // Shards merged into this summary besides its own, as "i/N".
   std::set<std::string> merged_shards;
-
-  // Counts one case. Fill and oracle time belong to the problem and are shared by every SUT that
-  // checks it: pass count_shared_time = false for all but the first SUT of a prepared case.
-  void Count(const ConvCase& c, const CaseOutcome& outcome, bool count_shared_time = true);
-  // Counts a discrepancy in its bucket; the first one of a bucket records the report file and when.
-  void CountFinding(const std::string& signature, const ConvCase& minimized, Verdict verdict,
-                    const std::string& report_file, int64_t case_index, double seconds);
-  // Adds `other` (another worker's or shard's): counts and times add up, start/end widen, elapsed
-  // is the longer one, a bucket keeps its earliest sighting. Options stay this summary's.
-  void Merge(const CampaignSummary& other);
 };
 
 nlohmann::json SummaryJson(const CampaignSummary& s, const ToolInfo& tool);
+
+// "i/N", as the summary names a shard.
+std::string ShardText(int index, int count);
+// Every verdict's name, in the order of the Verdict enum.
+std::vector<std::string> VerdictNames();
 
 // The inverse of SummaryJson: SummaryJson(*SummaryFromJson(j), tool) == j for every j SummaryJson
 // wrote with `tool`. Strict, like the schema: the schema name and version must be ours, every field

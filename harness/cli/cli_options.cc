@@ -71,28 +71,6 @@ Limits LimitsFor(const CommonFlags& f, bool max_macs_given) {
   return limits;
 }
 
-Status ExportLimitsToWorkers(const Limits& limits) {
-  char text[96];
-  std::snprintf(text, sizeof text, "%" PRId64 ",%" PRId64 ",%" PRId64, limits.max_tensor_elements,
-                limits.max_macs, limits.max_extent);
-  if (setenv(kWorkerLimitsVariable, text, /*overwrite=*/1) != 0)
-    return Status::Internal(std::string("cannot set ") + kWorkerLimitsVariable);
-  return Status::Ok();
-}
-
-Result<Limits> LimitsFromEnvironment() {
-  Limits limits;
-  const char* text = std::getenv(kWorkerLimitsVariable);
-  if (text == nullptr) return limits;
-  char tail = 0;
-  if (std::sscanf(text, "%" SCNd64 ",%" SCNd64 ",%" SCNd64 "%c", &limits.max_tensor_elements,
-                  &limits.max_macs, &limits.max_extent, &tail) != 3 ||
-      limits.max_tensor_elements < 1 || limits.max_macs < 1 || limits.max_extent < 1)
-    return Status::Internal(std::string(kWorkerLimitsVariable) + ": expected three positive " +
-                            "numbers like 67108864,4294967296,1048576, got '" + text + "'");
-  return limits;
-}
-
 Status ConfigureSuts(const CommonFlags& f) {
   SutConfig config;
   config.case_timeout_seconds = f.timeout;

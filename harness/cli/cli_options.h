@@ -53,12 +53,6 @@ int JobsFor(const CommonFlags& f);
 // cap is not a limit on replayed cases).
 Limits LimitsFor(const CommonFlags& f, bool max_macs_given);
 
-// Worker processes are started with a fixed command line (case_runner.cc), so the limits reach
-// them through the environment: the parent exports its own, the worker adopts them.
-constexpr const char* kWorkerLimitsVariable = "CONVPARITY_WORKER_LIMITS";
-Status ExportLimitsToWorkers(const Limits& limits);
-Result<Limits> LimitsFromEnvironment();  // the defaults when the variable is not set
-
 // The process's SutConfig from the flags: --config, --sut-map, --allow-sut, the code-loading
 // --sut values (typed by the user, hence approved) and --timeout.
 Status ConfigureSuts(const CommonFlags& f);

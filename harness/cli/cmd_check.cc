@@ -8,6 +8,7 @@
 #include "harness/cli/commands.h"
 #include "harness/engine/case_runner.h"
 #include "harness/engine/check_case.h"
+#include "harness/engine/summary_counts.h"
 #include "harness/engine/tool_info.h"
 #include "harness/io/case_files.h"
 #include "harness/io/files.h"
@@ -20,8 +21,8 @@
 namespace convparity {
 namespace {
 
-RunnerOptions RunnerFor(const CommonFlags& f) {
-  return RunnerOptions{!f.no_isolation, f.timeout, JobsFor(f)};
+RunnerOptions RunnerFor(const CommonFlags& f, const CheckContext& context) {
+  return RunnerOptions{!f.no_isolation, f.timeout, JobsFor(f), context};
 }
 
 std::string CaseLine(const ConvCase& c) {
@@ -70,8 +71,8 @@ Result<std::vector<ConvCase>> CasesFromDescriptor(const std::string& text, const
 
 // Bad input before any worker starts or anything is allocated: an illegal convolution or one over
 // the limits (exit 2, naming `where` and the limit's flag).
-Status CheckCaseLimits(const ConvCase& c, const std::string& where) {
-  return CheckCaseLimits(c, ProcessLimits()).WithContext(where);
+Status CheckCaseLimits(const ConvCase& c, const CheckContext& context, const std::string& where) {
+  return CheckCaseLimits(c, context.limits).WithContext(where);
 }
 
 // An unknown SUT, or a plugin that does not load, is bad input too: made once here (as a campaign
@@ -86,7 +87,8 @@ Status CheckSutNames(const std::vector<ConvCase>& cases) {
 
 }  // namespace
 
-int RunRepro(const std::vector<std::string>& args, const CommonFlags& f) {
+int RunRepro(const std::vector<std::string>& args, const CommonFlags& f,
+             const CheckContext& context) {
   std::vector<ConvCase> cases;
   for (const std::string& arg : args) {
     const bool is_file = arg.size() > 5 && arg.compare(arg.size() - 5, 5, ".json") == 0;
@@ -98,20 +100,21 @@ int RunRepro(const std::vector<std::string>& args, const CommonFlags& f) {
         if (Status st = ProcessSutConfig().AllowsFromCaseFile(l.c.sut).WithContext(l.source);
             !st.ok())
           return Fail(st);
-        if (Status st = CheckCaseLimits(l.c, l.source); !st.ok()) return Fail(st);
+        if (Status st = CheckCaseLimits(l.c, context, l.source); !st.ok()) return Fail(st);
         cases.push_back(l.c);
       }
     } else {
       Result<std::vector<ConvCase>> from = CasesFromDescriptor(arg, f);
       if (!from.ok()) return Fail(from.status());
       for (const ConvCase& c : *from)
-        if (Status st = CheckCaseLimits(c, CaseDescriptor(c.problem, c.direction)); !st.ok())
+        if (Status st = CheckCaseLimits(c, context, CaseDescriptor(c.problem, c.direction));
+            !st.ok())
           return Fail(st);
       cases.insert(cases.end(), from->begin(), from->end());
     }
   }
   if (Status st = CheckSutNames(cases); !st.ok()) return Fail(st);
-  const std::vector<CaseOutcome> outcomes = RunCases(cases, RunnerFor(f));
+  const std::vector<CaseOutcome> outcomes = RunCases(cases, RunnerFor(f, context));
   bool discrepancy = false;
   for (size_t i = 0; i < cases.size(); ++i) {
     const CaseOutcome& out = outcomes[i];
@@ -127,7 +130,8 @@ int RunRepro(const std::vector<std::string>& args, const CommonFlags& f) {
 }
 
 int RunCheck(const std::vector<std::string>& args, const CommonFlags& f,
-             const std::string& junit_path, const std::string& summary_path) {
+             const CheckContext& context, const std::string& junit_path,
+             const std::string& summary_path) {
   const auto start = std::chrono::steady_clock::now();
   Result<std::vector<LoadedCase>> loaded = LoadCaseFiles(args);
   if (!loaded.ok()) return Fail(loaded.status());
@@ -141,9 +145,9 @@ int RunCheck(const std::vector<std::string>& args, const CommonFlags& f,
   if (Status st = CheckCaseSutsAllowed(cases, sources, ProcessSutConfig()); !st.ok())
     return Fail(st);
   for (const LoadedCase& l : *loaded)
-    if (Status st = CheckCaseLimits(l.c, l.source); !st.ok()) return Fail(st);
+    if (Status st = CheckCaseLimits(l.c, context, l.source); !st.ok()) return Fail(st);
   if (Status st = CheckSutNames(cases); !st.ok()) return Fail(st);
-  const std::vector<CaseOutcome> outcomes = RunCases(cases, RunnerFor(f));
+  const std::vector<CaseOutcome> outcomes = RunCases(cases, RunnerFor(f, context));
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -155,7 +159,7 @@ int RunCheck(const std::vector<std::string>& args, const CommonFlags& f,
   for (size_t i = 0; i < cases.size(); ++i) {
     const ConvCase& c = cases[i];
     const CaseOutcome& out = outcomes[i];
-    summary.Count(c, out);
+    CountCase(&summary, c, out);
     // Exact: a known bug's witness must still show its symptom (a crash or a hang is not the
     // wrong values it was kept for), and a skip passes only where the case expects one. No case
     // expects invalid (core/verdict.h): an illegal convolution proves nothing either way.

@@ -8,8 +8,8 @@
 #include "harness/engine/campaign.h"
 #include "harness/engine/tool_info.h"
 #include "harness/io/files.h"
-#include "harness/suts/transform_sut.h"
 #include "harness/suts/sut_config.h"
+#include "harness/suts/transform_sut.h"
 #include "oracles/torch_oracle.h"
 #include "reports/json_values.h"
 #include "reports/report_json.h"
@@ -17,7 +17,7 @@
 
 namespace convparity {
 
-int RunFuzz(const CommonFlags& f) {
+int RunFuzz(const CommonFlags& f, const CheckContext& context) {
   CampaignOptions o;
   o.suts = f.suts;
   Result<std::vector<Direction>> dirs = DirectionsFor(f.directions);
@@ -40,6 +40,7 @@ int RunFuzz(const CommonFlags& f) {
   o.jobs = JobsFor(f);
   o.isolate = !f.no_isolation;
   o.case_timeout = f.timeout;
+  o.check = context;
   o.quiet = f.quiet;
 
   const ToolInfo tool = CurrentToolInfo();

@@ -11,6 +11,7 @@
 #include "harness/cli/commands.h"
 #include "harness/engine/campaign.h"
 #include "harness/engine/outcome_json.h"
+#include "harness/engine/summary_counts.h"
 #include "harness/engine/tool_info.h"
 #include "harness/io/case_files.h"
 #include "harness/io/files.h"
@@ -130,7 +131,7 @@ int RunExportFuzzSeeds(const std::vector<std::string>& paths, const CommonFlags&
       const convparity_problem s = PluginStructFromProblem(c.problem);
       CaseOutcome outcome;
       outcome.verdict = Verdict::kPassed;
-      summary.Count(c, outcome, true);
+      CountCase(&summary, c, outcome, true);
       for (const std::string& seed :
            {tagged(FuzzReader::kDescriptor, CaseDescriptor(c.problem, c.direction)),
             tagged(FuzzReader::kCaseJson, JsonFileText(CaseToJson(c))),

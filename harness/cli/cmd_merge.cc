@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "harness/cli/commands.h"
+#include "harness/engine/summary_counts.h"
 #include "harness/io/files.h"
 #include "reports/json_values.h"
 #include "reports/summary_json.h"
@@ -204,7 +205,7 @@ int RunMerge(const std::vector<std::string>& dirs, const CommonFlags& f) {
   CampaignSummary merged = runs[0].summary;
   size_t buckets_found = merged.buckets.size();
   for (size_t r = 1; r < runs.size(); ++r) {
-    merged.Merge(runs[r].summary);
+    MergeSummary(&merged, runs[r].summary);
     buckets_found += runs[r].summary.buckets.size();
     const ToolInfo& t = runs[r].tool;
     if (t.version != runs[0].tool.version || t.torch_version != runs[0].tool.torch_version)

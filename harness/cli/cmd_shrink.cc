@@ -4,18 +4,18 @@
 
 #include "core/descriptor.h"
 #include "generators/problem_shrink.h"
-#include "harness/io/case_files.h"
+#include "harness/cli/commands.h"
 #include "harness/engine/case_runner.h"
 #include "harness/engine/check_case.h"
-#include "harness/cli/commands.h"
-#include "harness/io/files.h"
 #include "harness/engine/shrink_search.h"
-#include "harness/suts/sut_registry.h"
+#include "harness/io/case_files.h"
+#include "harness/io/files.h"
 #include "harness/suts/sut_config.h"
+#include "harness/suts/sut_registry.h"
 
 namespace convparity {
 
-int RunShrink(const std::string& case_path, const CommonFlags& f) {
+int RunShrink(const std::string& case_path, const CommonFlags& f, const CheckContext& context) {
   Result<std::vector<LoadedCase>> loaded = LoadCaseFiles({case_path});
   if (!loaded.ok()) return Fail(loaded.status());
   if (loaded->size() != 1) return Fail(Status::Invalid(case_path + ": expected one case file"));
@@ -25,11 +25,11 @@ int RunShrink(const std::string& case_path, const CommonFlags& f) {
       !st.ok())
     return Fail(st);
   // Before a worker starts: an illegal or oversized case is bad input (exit 2), not a verdict.
-  if (Status st = CheckLimits(original.problem, ProcessLimits()); !st.ok())
+  if (Status st = CheckLimits(original.problem, context.limits); !st.ok())
     return Fail(st.WithContext(case_path));
   if (Result<std::unique_ptr<ConvSut>> sut = MakeSut(original.sut); !sut.ok())
     return Fail(sut.status().WithContext(case_path));
-  std::unique_ptr<CaseRunner> runner = MakeRunner({!f.no_isolation, f.timeout, 1});
+  std::unique_ptr<CaseRunner> runner = MakeRunner({!f.no_isolation, f.timeout, 1, context});
   const CaseOutcome first = runner->Check(original, {original.sut})[0];
   if (first.verdict == Verdict::kInvalid)
     return Fail(Status::Invalid(case_path + ": " + first.reason));

@@ -4,20 +4,24 @@
 #include <string>
 #include <vector>
 
-#include "harness/io/benchdnn_import.h"
 #include "harness/cli/cli_options.h"
+#include "harness/engine/check_context.h"
+#include "harness/io/benchdnn_import.h"
 
 namespace convparity {
 
-int RunFuzz(const CommonFlags& flags);
-int RunRepro(const std::vector<std::string>& args, const CommonFlags& flags);
+int RunFuzz(const CommonFlags& flags, const CheckContext& context);
+int RunRepro(const std::vector<std::string>& args, const CommonFlags& flags,
+             const CheckContext& context);
 int RunCheck(const std::vector<std::string>& args, const CommonFlags& flags,
-             const std::string& junit_path, const std::string& summary_path);
-int RunShrink(const std::string& case_path, const CommonFlags& flags);
+             const CheckContext& context, const std::string& junit_path,
+             const std::string& summary_path);
+int RunShrink(const std::string& case_path, const CommonFlags& flags, const CheckContext& context);
 int RunList(const CommonFlags& flags);
 // Combines the --out folders of fuzz runs (e.g. the shards of one campaign) into f.out.
 int RunMerge(const std::vector<std::string>& dirs, const CommonFlags& f);
-// libFuzzer inputs into case files, and case files into libFuzzer seeds (harness/io/fuzz_support.h).
+// libFuzzer inputs into case files, and case files into libFuzzer seeds
+// (harness/io/fuzz_support.h).
 int RunImportFuzzInput(const std::vector<std::string>& files, const CommonFlags& flags,
                        bool max_macs_given);
 int RunExportFuzzSeeds(const std::vector<std::string>& paths, const CommonFlags& flags,

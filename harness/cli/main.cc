@@ -12,6 +12,7 @@
 #include "harness/engine/campaign.h"
 #include "harness/engine/case_runner.h"
 #include "harness/engine/check_case.h"
+#include "harness/engine/worker_process.h"
 #include "harness/suts/adapter_suts.h"
 #include "harness/suts/sut_config.h"
 
@@ -150,7 +151,9 @@ int Main(int argc, char** argv) {
   // Required: the default output folder is where a fuzz run writes, the likeliest of inputs.
   merge->add_option("--out", flags.out, "the merged output folder")->required();
   CLI::App* worker = app.add_subcommand("worker", "(internal) run cases for a parent process");
-  worker->group("");  // hidden from --help
+  worker->group("");          // hidden from --help
+  std::string worker_limits;  // LimitsArgument of the parent's check context
+  worker->add_option("--limits", worker_limits, "the limits cases are checked against");
   for (CLI::App* cmd : {fuzz, repro, check, shrink, list, import, import_fuzz, export_seeds})
     AddCommonFlags(cmd, flags);
 
@@ -176,13 +179,16 @@ int Main(int argc, char** argv) {
     return Fail(Status::Invalid(e.what()));
   }
   if (worker->parsed()) {
-    Result<Limits> limits = LimitsFromEnvironment();
-    if (!limits.ok()) return Fail(limits.status());
-    ProcessLimits() = *limits;
+    CheckContext context;
+    if (!worker_limits.empty()) {
+      Result<Limits> limits = ParseLimitsArgument(worker_limits);
+      if (!limits.ok()) return Fail(limits.status());
+      context.limits = *limits;
+    }
     Result<SutConfig> suts = SutConfigFromEnvironment();
     if (!suts.ok()) return Fail(suts.status());
     ProcessSutConfig() = *suts;
-    return WorkerMain();
+    return WorkerMain(context);
   }
   bool max_macs_given = false;
   for (const CLI::App* sub : app.get_subcommands())  // merge has no --max-macs
@@ -191,21 +197,20 @@ int Main(int argc, char** argv) {
   Result<std::vector<std::string>> suts = ExpandAdapterSuts(flags.suts);  // onednn#all → members
   if (!suts.ok()) return Fail(suts.status());
   flags.suts = std::move(suts).value();
-  ProcessLimits() = LimitsFor(flags, max_macs_given);
-  if (Status st = ExportLimitsToWorkers(ProcessLimits()); !st.ok()) return Fail(st);
+  const CheckContext context{LimitsFor(flags, max_macs_given)};
   if (Status st = ConfigureSuts(flags); !st.ok()) return Fail(st);
   std::signal(SIGPIPE, SIG_IGN);  // a dead worker is noticed on read, not by a signal
   if (fuzz->parsed()) {
     std::signal(SIGINT, StopOnSignal);
     std::signal(SIGTERM, StopOnSignal);
-    return RunFuzz(flags);
+    return RunFuzz(flags, context);
   }
   if (repro->parsed()) {
     if (graph == GraphFormName(GraphForm::kChain)) flags.graph = GraphForm::kChain;
-    return RunRepro(inputs, flags);
+    return RunRepro(inputs, flags, context);
   }
-  if (check->parsed()) return RunCheck(inputs, flags, junit, summary);
-  if (shrink->parsed()) return RunShrink(case_path, flags);
+  if (check->parsed()) return RunCheck(inputs, flags, context, junit, summary);
+  if (shrink->parsed()) return RunShrink(case_path, flags, context);
   if (import->parsed()) return RunImportBenchdnn(inputs, flags, scale, driver, dry_run);
   if (merge->parsed()) return RunMerge(inputs, flags);
   if (import_fuzz->parsed())

@@ -18,6 +18,7 @@
 #include "generators/problem_gen.h"
 #include "harness/engine/case_runner.h"
 #include "harness/engine/shrink_search.h"
+#include "harness/engine/summary_counts.h"
 #include "harness/suts/sut_registry.h"
 #include "harness/suts/transform_sut.h"
 #include "reports/report_json.h"
@@ -173,8 +174,8 @@ class Campaign {
   // one candidate at a time).
   void Work() {
     std::unique_ptr<CaseRunner> runner =
-        o_.isolate ? MakeIsolatedRunner(o_.worker_executable, o_.case_timeout)
-                   : MakeInProcessRunner();
+        o_.isolate ? MakeIsolatedRunner(o_.worker_executable, o_.case_timeout, o_.check)
+                   : MakeInProcessRunner(o_.check);
     struct InFlight {
       int64_t index;
       DrawnCase drawn;
@@ -236,7 +237,7 @@ class Campaign {
       // Random pipelines are counted together: one row each would bury the summary's table.
       // Findings keep the pipeline's own name.
       checked.sut = k + 1 < suts.size() || !o_.suts.empty() ? suts[k] : "transform:random";
-      summary_.Count(checked, outcomes[k], /*count_shared_time=*/k == 0);
+      CountCase(&summary_, checked, outcomes[k], /*count_shared_time=*/k == 0);
     }
   }
 
@@ -288,8 +289,8 @@ class Campaign {
     if (f.bucket.empty()) f.bucket = original_signature;
     if (shrink) landed_[original_signature] = f.bucket;
     const bool is_new = summary_.buckets.count(f.bucket) == 0;
-    summary_.CountFinding(f.bucket, f.minimized, f.outcome.verdict, ReportFileName(f), index,
-                          Elapsed());
+    CountFinding(&summary_, f.bucket, f.minimized, f.outcome.verdict, ReportFileName(f), index,
+                 Elapsed());
     if (o_.stop_after_buckets > 0 &&
         static_cast<int64_t>(summary_.buckets.size()) >= o_.stop_after_buckets)
       enough_buckets_ = true;

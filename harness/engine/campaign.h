@@ -10,10 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "core/defaults.h"
 #include "core/conv_case.h"
+#include "core/defaults.h"
 #include "core/features.h"
 #include "core/status.h"
+#include "harness/engine/check_context.h"
 #include "reports/summary_json.h"
 
 namespace convparity {
@@ -32,8 +33,9 @@ struct CampaignOptions {
   bool isolate = true;            // run SUTs in worker processes
   std::string worker_executable;  // for isolation; default: this executable
   double case_timeout = defaults::kCaseTimeoutSeconds;
+  CheckContext check;  // the limits every case is checked against
   double shrink_seconds = defaults::kShrinkSeconds;
-  int64_t stop_after_buckets = 0; // stop once this many buckets are found; 0: never
+  int64_t stop_after_buckets = 0;  // stop once this many buckets are found; 0: never
   bool quiet = false;
 };
 

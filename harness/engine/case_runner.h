@@ -1,15 +1,16 @@
 // Runs a case against several SUTs and returns one outcome per SUT. The isolated runner does it in
-// a worker process (`convparity worker`, the same binary: fork() after ATen's threads have started
-// is unsafe), so that a SUT that crashes or hangs becomes a verdict, not the end of the campaign.
+// a worker process (worker_process.h), so that a SUT that crashes or hangs becomes a verdict, not
+// the end of the campaign.
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "core/defaults.h"
 #include "core/conv_case.h"
+#include "core/defaults.h"
 #include "core/verdict.h"
+#include "harness/engine/check_context.h"
 
 namespace convparity {
 
@@ -17,9 +18,9 @@ class CaseRunner {
  public:
   virtual ~CaseRunner() = default;
   // Queues a case; the case's own `sut` field is ignored, each name in `suts` runs. Outcomes come
-  // back from Next() in submission order. A runner may work on submitted cases while its caller does
-  // something else (the isolated one has them in its worker's pipe), so submitting a few cases ahead
-  // hides each round trip to the worker.
+  // back from Next() in submission order. A runner may work on submitted cases while its caller
+  // does something else (the isolated one has them in its worker's pipe), so submitting a few cases
+  // ahead hides each round trip to the worker.
   virtual void Submit(const ConvCase& c, const std::vector<std::string>& suts) = 0;
   // The outcomes of the oldest submitted case, one per SUT in order; blocks until they are there.
   virtual std::vector<CaseOutcome> Next() = 0;
@@ -33,17 +34,19 @@ class CaseRunner {
 };
 
 // In this process: fast, no isolation (tests, and SUTs we trust).
-std::unique_ptr<CaseRunner> MakeInProcessRunner();
+std::unique_ptr<CaseRunner> MakeInProcessRunner(const CheckContext& context = {});
 
 // In a worker process started from `executable` (`<executable> worker`), restarted after a crash or
 // a hang. `timeout_seconds` applies to each SUT's run (and to preparing the case).
 std::unique_ptr<CaseRunner> MakeIsolatedRunner(const std::string& executable,
-                                               double timeout_seconds);
+                                               double timeout_seconds,
+                                               const CheckContext& context = {});
 
 struct RunnerOptions {
-  bool isolate = true;          // worker processes (else in this process)
+  bool isolate = true;  // worker processes (else in this process)
   double timeout_seconds = defaults::kCaseTimeoutSeconds;  // per SUT run, isolated only
-  int jobs = 1;                 // RunCases: runners working in parallel
+  int jobs = 1;                                            // RunCases: runners working in parallel
+  CheckContext context;                                    // what every case is checked with
 };
 // How many cases a campaign or a replay keeps submitted ahead on one runner. Measured (bench/
 // campaign_figures.sh): one case at a time leaves the worker idle for a round trip per case.
@@ -54,9 +57,6 @@ std::unique_ptr<CaseRunner> MakeRunner(const RunnerOptions& options);
 // only in their SUT (and expectation) are checked together, so they share one preparation and
 // oracle call.
 std::vector<CaseOutcome> RunCases(const std::vector<ConvCase>& cases, const RunnerOptions& options);
-
-// The worker's side: reads requests from stdin, answers on stdout, until stdin closes.
-int WorkerMain();
 
 // This process's own executable, for MakeIsolatedRunner.
 std::string SelfExecutable();

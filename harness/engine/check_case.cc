@@ -168,7 +168,7 @@ Status CheckCaseLimits(const ConvCase& c, const Limits& limits) {
 // limits and choosing the ranges to fill, the reference's finiteness to the oracle, the layout
 // conversions around a SUT and the verdict's summary to compare), so that a campaign's time split
 // accounts for the worker's whole time.
-PreparedCase PrepareCase(const ConvCase& c, const Limits& limits) {
+PreparedCase PrepareCase(const ConvCase& c, const CheckContext& context) {
   Stopwatch clock;
   PreparedCase prep;
   prep.c = c;
@@ -179,7 +179,7 @@ PreparedCase PrepareCase(const ConvCase& c, const Limits& limits) {
     phase = clock.Lap();
     prep.ended->timing = prep.timing;
   };
-  if (Status st = CheckCaseLimits(c, limits); !st.ok()) {  // validates first
+  if (Status st = CheckCaseLimits(c, context.limits); !st.ok()) {  // validates first
     end(Verdict::kInvalid, st.message(), prep.timing.fill);
     return prep;
   }
@@ -247,8 +247,8 @@ CaseOutcome RunPrepared(const PreparedCase& prep, ConvSut& sut) {
   out.notes = run.notes;
   // A case that asks for an inexact algorithm (benchdnn's --alg=wino or auto) is judged as one,
   // whatever the SUT says: one that can pick Winograd may not report it.
-  const Comparison comparison = ComparisonFor(
-      prep.c.fill, run.notes.inexact || prep.c.algorithm != Algorithm::kDirect);
+  const Comparison comparison =
+      ComparisonFor(prep.c.fill, run.notes.inexact || prep.c.algorithm != Algorithm::kDirect);
   const RefTensor* magnitude = &prep.reference.magnitude;
   RefTensor exact_fill_magnitude;
   if (comparison != Comparison::kBitwise && magnitude->values.empty()) {

@@ -10,6 +10,7 @@
 #include "core/conv_problem.h"
 #include "core/sut.h"
 #include "core/tensor.h"
+#include "harness/engine/check_context.h"
 #include "harness/engine/judge.h"
 #include "oracles/torch_oracle.h"
 
@@ -38,24 +39,16 @@ struct PreparedCase {
   CaseTiming timing;
 };
 
-// The limits a case is checked against when the caller names none: the defaults, or what the
-// command line set. main() sets them once, before any case runs, in worker processes too
-// (cli_options.h: ExportLimitsToWorkers).
-inline Limits& ProcessLimits() {
-  static Limits limits;
-  return limits;
-}
-
 // The problem's legality and limits (CheckLimits), and a chain's residual convolution and total
 // multiply-adds. Nothing is allocated before this passes.
-Status CheckCaseLimits(const ConvCase& c, const Limits& limits = ProcessLimits());
+Status CheckCaseLimits(const ConvCase& c, const Limits& limits = Limits{});
 
 // Never throws; invalid or over-limit configurations end with Verdict::kInvalid and the message.
-PreparedCase PrepareCase(const ConvCase& c, const Limits& limits = ProcessLimits());
+// The context's limits apply (the default ones when the caller names none).
+PreparedCase PrepareCase(const ConvCase& c, const CheckContext& context = {});
 CaseOutcome RunPrepared(const PreparedCase& prepared, ConvSut& sut);
-inline CaseOutcome CheckCase(const ConvCase& c, ConvSut& sut,
-                             const Limits& limits = ProcessLimits()) {
-  return RunPrepared(PrepareCase(c, limits), sut);
+inline CaseOutcome CheckCase(const ConvCase& c, ConvSut& sut, const CheckContext& context = {}) {
+  return RunPrepared(PrepareCase(c, context), sut);
 }
 
 }  // namespace convparity

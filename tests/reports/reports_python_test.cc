@@ -22,6 +22,7 @@
 #include "core/descriptor.h"
 #include "core/features.h"
 #include "generators/problem_gen.h"
+#include "harness/engine/summary_counts.h"
 #include "reports/json_values.h"
 #include "reports/junit_xml.h"
 #include "reports/python_snippet.h"
@@ -238,12 +239,13 @@ rc::Gen<CampaignSummary> GenSummary() {
     for (int i = 0; i < n; ++i) {
       const ConvCase c = *GenCase();
       const CaseOutcome o = DrawOutcome(c, false);
-      s.Count(c, o, *rc::gen::arbitrary<bool>());
+      CountCase(&s, c, o, *rc::gen::arbitrary<bool>());
       if (IsDiscrepancy(o.verdict)) {
         Finding f;
         f.minimized = c;
         f.outcome = o;
-        s.CountFinding(BucketSignature(c, o.verdict), c, o.verdict, ReportFileName(f), i, i * 0.5);
+        CountFinding(&s, BucketSignature(c, o.verdict), c, o.verdict, ReportFileName(f), i,
+                     i * 0.5);
       }
     }
     s.time.generate = *rc::gen::inRange(0, 1000) / 1e3;
@@ -334,7 +336,7 @@ TEST(ReportsSchemas, EveryEmittedFileValidatesAndTheCaseSchemaAgreesWithTheReade
     summaries.push_back(
         dir.Write("summary" + std::to_string(i) + ".json", SummaryJson(parts[i], kTool).dump(2)));
   CampaignSummary merged = parts[0];
-  for (size_t i = 1; i < parts.size(); ++i) merged.Merge(parts[i]);
+  for (size_t i = 1; i < parts.size(); ++i) MergeSummary(&merged, parts[i]);
   summaries.push_back(dir.Write("merged.json", SummaryJson(merged, kTool).dump()));
 
   // Negative controls: the validator must see what is wrong, and say where.

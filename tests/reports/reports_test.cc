@@ -11,6 +11,7 @@
 
 #include "core/descriptor.h"
 #include "core/features.h"
+#include "harness/engine/summary_counts.h"
 #include "reports/json_values.h"
 #include "reports/junit_xml.h"
 #include "reports/python_snippet.h"
@@ -425,13 +426,13 @@ CampaignSummary Fed() {
   const ConvCase t =
       Case("t2d_g2_ic2_oc4_i5_k3_s2_d2_op1", Direction::kForward, "known-bug:tvm-7912");
   const ConvCase plain = Case("1d_ic1_oc1_i3_k3", Direction::kBackwardData);
-  s.Count(t, Outcome(Verdict::kFailed));
-  s.Count(t, Outcome(Verdict::kPassed), /*count_shared_time=*/false);
-  s.Count(plain, Outcome(Verdict::kMistrusted));
-  s.Count(plain, Outcome(Verdict::kSkipped, "3-D only"));
-  s.Count(plain, Outcome(Verdict::kInvalid, "groups"));
-  s.CountFinding("sig-a", t, Verdict::kFailed, "sig-a.json", 0, 0.5);
-  s.CountFinding("sig-a", t, Verdict::kFailed, "ignored.json", 7, 3.0);
+  CountCase(&s, t, Outcome(Verdict::kFailed));
+  CountCase(&s, t, Outcome(Verdict::kPassed), /*count_shared_time=*/false);
+  CountCase(&s, plain, Outcome(Verdict::kMistrusted));
+  CountCase(&s, plain, Outcome(Verdict::kSkipped, "3-D only"));
+  CountCase(&s, plain, Outcome(Verdict::kInvalid, "groups"));
+  CountFinding(&s, "sig-a", t, Verdict::kFailed, "sig-a.json", 0, 0.5);
+  CountFinding(&s, "sig-a", t, Verdict::kFailed, "ignored.json", 7, 3.0);
   s.time.generate = 0.75;
   return s;
 }
@@ -498,9 +499,9 @@ TEST(CampaignSummary, MergeAddsCountsWidensTimeAndKeepsTheEarliestSighting) {
   b.elapsed_seconds = 12;
   b.buckets.at("sig-a").first_seconds = 0.25;
   b.buckets.at("sig-a").report_file = "from-b.json";
-  b.CountFinding("sig-b", Case("2d_ic1_oc1_i3_k3", Direction::kForward), Verdict::kHung, "b.json",
-                 3, 1.0);
-  a.Merge(b);
+  CountFinding(&b, "sig-b", Case("2d_ic1_oc1_i3_k3", Direction::kForward), Verdict::kHung, "b.json",
+               3, 1.0);
+  MergeSummary(&a, b);
   EXPECT_EQ(a.cases, 10);
   EXPECT_EQ(a.workers, 4);
   EXPECT_EQ(a.elapsed_seconds, 12);
@@ -515,7 +516,7 @@ TEST(CampaignSummary, MergeAddsCountsWidensTimeAndKeepsTheEarliestSighting) {
   EXPECT_DOUBLE_EQ(a.time.idle, 2 * 4 * 1.0);
   EXPECT_EQ(SummaryJson(a, kTool)["shards"], (json{"1/4", "2/4"}));
   CampaignSummary empty;
-  empty.Merge(a);  // an unset start time must not stay the epoch
+  MergeSummary(&empty, a);  // an unset start time must not stay the epoch
   EXPECT_EQ(empty.start_time, b.start_time);
   EXPECT_EQ(empty.workers, 4);
 }
@@ -523,8 +524,9 @@ TEST(CampaignSummary, MergeAddsCountsWidensTimeAndKeepsTheEarliestSighting) {
 TEST(CampaignSummary, SkipReasonsAreCappedSoTheFileStaysSmall) {
   CampaignSummary s;
   const ConvCase c = Case("1d_ic1_oc1_i3_k3", Direction::kForward);
-  for (int i = 0; i < 100; ++i) s.Count(c, Outcome(Verdict::kSkipped, "size " + std::to_string(i)));
-  s.Count(c, Outcome(Verdict::kSkipped, std::string(10000, 'r')));
+  for (int i = 0; i < 100; ++i)
+    CountCase(&s, c, Outcome(Verdict::kSkipped, "size " + std::to_string(i)));
+  CountCase(&s, c, Outcome(Verdict::kSkipped, std::string(10000, 'r')));
   EXPECT_EQ(s.skip_reasons.size(), CampaignSummary::kMaxSkipReasons + 1);
   EXPECT_EQ(s.skip_reasons.at(CampaignSummary::kOtherReasons), 100 + 1 - 32);
   EXPECT_EQ(s.skipped, 101);

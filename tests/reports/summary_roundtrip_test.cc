@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/features.h"
+#include "harness/engine/summary_counts.h"
 #include "reports/json_values.h"
 #include "reports/summary_json.h"
 
@@ -213,7 +214,7 @@ json Valid() {
   s.options.shard_index = 1;
   s.options.shard_count = 2;
   s.merged_shards = {"0/2"};
-  s.CountFinding("sig", ConvCase{}, Verdict::kFailed, "sig.json", 3, 0.5);
+  CountFinding(&s, "sig", ConvCase{}, Verdict::kFailed, "sig.json", 3, 0.5);
   return SummaryJson(s, kTool);
 }
 

@@ -1,0 +1,27 @@
+// Counting into a campaign summary (reports/summary_json.h): each case checked, each finding, and
+// the summaries of other workers or shards. reports/ writes and reads summaries; this is where
+// they are added up.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/conv_case.h"
+#include "core/verdict.h"
+#include "reports/summary_json.h"
+
+namespace convparity {
+
+// Counts one case. Fill and oracle time belong to the problem and are shared by every SUT that
+// checks it: pass count_shared_time = false for all but the first SUT of a prepared case.
+void CountCase(CampaignSummary* s, const ConvCase& c, const CaseOutcome& outcome,
+               bool count_shared_time = true);
+// Counts a discrepancy in its bucket; the first one of a bucket records the report file and when.
+void CountFinding(CampaignSummary* s, const std::string& signature, const ConvCase& minimized,
+                  Verdict verdict, const std::string& report_file, int64_t case_index,
+                  double seconds);
+// Adds `other` (another worker's or shard's) to `s`: counts and times add up, start/end widen,
+// elapsed is the longer one, a bucket keeps its earliest sighting. Options stay those of `s`.
+void MergeSummary(CampaignSummary* s, const CampaignSummary& other);
+
+}  // namespace convparity

@@ -1,0 +1,129 @@
+#include "harness/engine/worker_process.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <utility>
+
+extern char** environ;
+
+namespace convparity {
+namespace {
+
+constexpr double kStartupSeconds = 120;
+
+std::string SignalText(int status) {
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    const char* name = sigabbrev_np(sig);
+    return std::string("killed by SIG") + (name ? name : std::to_string(sig));
+  }
+  if (WIFEXITED(status)) return "exited with code " + std::to_string(WEXITSTATUS(status));
+  return "ended";
+}
+
+}  // namespace
+
+WorkerProcess::WorkerProcess(std::string executable, const CheckContext& context)
+    : executable_(std::move(executable)), limits_(LimitsArgument(context.limits)) {}
+
+Status WorkerProcess::Start() {
+  int to_child[2], from_child[2];
+  // Close-on-exec, so that one worker never holds another's pipes (its end of file would hang).
+  if (pipe2(to_child, O_CLOEXEC) != 0 || pipe2(from_child, O_CLOEXEC) != 0)
+    return Status::Internal("pipe failed");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, to_child[0], STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, from_child[1], STDOUT_FILENO);
+  // A process group of its own: Ctrl-C at the terminal stops the campaign (which finishes its
+  // cases in flight), not its workers, whose death would read as crashed SUTs. A worker whose
+  // parent is gone sees its stdin close and exits.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  const char* argv[] = {executable_.c_str(), "worker", "--limits", limits_.c_str(), nullptr};
+  const int rc = posix_spawn(&pid_, executable_.c_str(), &actions, &attributes,
+                             const_cast<char* const*>(argv), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  close(to_child[0]);
+  close(from_child[1]);
+  // Room for every request in flight, so that writing one never waits for the worker (which may
+  // itself be waiting for us to read its answers).
+  fcntl(to_child[1], F_SETPIPE_SZ, 1 << 20);
+  if (rc != 0) {
+    close(to_child[1]);
+    close(from_child[0]);
+    pid_ = -1;
+    return Status::Internal("cannot start worker " + executable_ + ": " + std::strerror(rc));
+  }
+  to_ = to_child[1];
+  from_ = from_child[0];
+  buffer_.clear();
+  // Loading libtorch takes a while (longer on a busy machine): that is not the SUT's time.
+  std::string line;
+  if (ReadLine(kStartupSeconds, line) != Read::kLine || line.find("ready") == std::string::npos) {
+    const std::string how = Stop();
+    return Status::Internal("the worker " + executable_ + " did not start (" + how + ")");
+  }
+  return Status::Ok();
+}
+
+std::string WorkerProcess::Stop(bool kill_it) {
+  if (pid_ <= 0) return "";
+  if (to_ >= 0) close(to_);
+  if (from_ >= 0) close(from_);
+  to_ = from_ = -1;
+  if (kill_it) kill(pid_, SIGKILL);
+  int status = 0;
+  waitpid(pid_, &status, 0);
+  pid_ = -1;
+  return SignalText(status);
+}
+
+bool WorkerProcess::Send(const std::string& line) {
+  size_t done = 0;
+  while (done < line.size()) {
+    ssize_t n = write(to_, line.data() + done, line.size() - done);
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+WorkerProcess::Read WorkerProcess::ReadLine(double seconds, std::string& line) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  for (;;) {
+    const size_t nl = buffer_.find('\n');
+    if (nl != std::string::npos) {
+      line = buffer_.substr(0, nl);
+      buffer_.erase(0, nl + 1);
+      return Read::kLine;
+    }
+    const double left =
+        std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) return Read::kTimeout;
+    pollfd p{from_, POLLIN, 0};
+    const int ready = poll(&p, 1, static_cast<int>(left * 1000) + 1);
+    if (ready == 0) continue;
+    if (ready < 0) {
+      if (errno == EINTR) continue;
+      return Read::kEof;
+    }
+    char chunk[65536];
+    const ssize_t n = read(from_, chunk, sizeof chunk);
+    if (n <= 0) return Read::kEof;
+    buffer_.append(chunk, static_cast<size_t>(n));
+  }
+}
+
+}  // namespace convparity

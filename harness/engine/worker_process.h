@@ -1,0 +1,56 @@
+// Worker processes: `convparity worker` (the same binary: fork() after ATen's threads have started
+// is unsafe) runs cases for a parent, so that a SUT that crashes or hangs ends the worker, not the
+// campaign. The protocol, one JSON object a line:
+//   parent → worker: {"id": n, "case": <case>, "suts": [names]}, several ahead; the worker takes
+//     them in order.
+//   worker → parent: {"ready": true} once started; for request n: {"id": n, "prepared": true}
+//     once its inputs and reference are there, then {"id": n, "outcome": k, "value": <outcome>}
+//     after each SUT k in order (the last one also with "protocol" and "idle": the worker's
+//     seconds around the request, CaseTiming). A SUT that crashes or hangs is the one after the
+//     last outcome; before "prepared", the case's preparation is. Every line is a write of its
+//     own, on the pipe before the next SUT starts, so that a crash cannot take it along.
+// The worker's check context comes on its command line: `convparity worker --limits …`.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+
+#include "core/status.h"
+#include "harness/engine/check_context.h"
+
+namespace convparity {
+
+// The parent's side: one worker process and the pipes to it.
+class WorkerProcess {
+ public:
+  WorkerProcess(std::string executable, const CheckContext& context);
+  ~WorkerProcess() { Stop(); }
+  WorkerProcess(const WorkerProcess&) = delete;
+  WorkerProcess& operator=(const WorkerProcess&) = delete;
+
+  bool running() const { return pid_ > 0; }
+
+  // Starts the worker and waits for its "ready" (loading libtorch takes a while).
+  Status Start();
+  // Kills the worker if it is still there; returns how it ended ("killed by SIGSEGV", …).
+  std::string Stop(bool kill_it = true);
+  // Writes a whole line; false when the worker is gone.
+  bool Send(const std::string& line);
+
+  enum class Read { kLine, kEof, kTimeout };
+  // Reads one line, waiting at most `seconds`.
+  Read ReadLine(double seconds, std::string& line);
+
+ private:
+  std::string executable_;
+  std::string limits_;  // LimitsArgument of the check context
+  pid_t pid_ = -1;
+  int to_ = -1, from_ = -1;
+  std::string buffer_;
+};
+
+// The worker's side: reads requests from stdin and answers on stdout, until stdin closes.
+int WorkerMain(const CheckContext& context);
+
+}  // namespace convparity
