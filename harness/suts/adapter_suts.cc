@@ -73,6 +73,16 @@ std::string DescribeOneDnnVariant(const std::string& variant) {
          " of those that accept the problem, in its order of preference";
 }
 
+std::string DescribeTorchScriptVariant(const std::string& variant) {
+  if (variant == "inference")
+    return "torch::jit::optimize_for_inference: oneDNN prepacked convolutions "
+           "(prim::mkldnn_convolution), 2-D and 3-D convolution";
+  if (variant == "mobile")
+    return "torch::jit::optimizeForMobile: XNNPACK prepacked conv2d_clamp / "
+           "conv2d_transpose_clamp, 1-D and 2-D";
+  return "variant " + variant;
+}
+
 }  // namespace
 
 const std::vector<AdapterSutInfo>& AdapterSuts() {
@@ -90,6 +100,10 @@ const std::vector<AdapterSutInfo>& AdapterSuts() {
        "oneDNN's convolution and deconvolution primitives, every direction, 1-3-D: its first "
        "choice of implementation (adapters/onednn)",
        /*variants=*/true, DescribeOneDnnVariant, /*deep_bind=*/true},
+      {"torchscript", "torchscript", "libconvparity_torchscript.so",
+       "LibTorch's own rewrites of a TorchScript convolution module, forward, 1-3-D: "
+       "torch::jit::freeze (batch norm and scale folded into the weights) (adapters/torchscript)",
+       /*variants=*/true, DescribeTorchScriptVariant},
   };
   return adapters;
 }
@@ -128,6 +142,7 @@ SutFamily AdapterFamily(const std::string& family) {
 SutFamily XnnpackFamily() { return AdapterFamily("xnnpack"); }
 SutFamily ArmnnFamily() { return AdapterFamily("armnn"); }
 SutFamily OneDnnFamily() { return AdapterFamily("onednn"); }
+SutFamily TorchScriptFamily() { return AdapterFamily("torchscript"); }
 
 std::string AdapterDirectory() {
   const std::string exe = SelfExecutable();

@@ -12,9 +12,9 @@ namespace convparity {
 
 const std::vector<SutFamily>& SutFamilies() {
   static const std::vector<SutFamily> families = {
-      MappedFamily(),   DirectFamily(),      TransformFamily(), KnownBugFamily(),
-      TorchF32Family(), XnnpackFamily(),     ArmnnFamily(),     OneDnnFamily(),
-      PluginFamily(),   ExecAdapterFamily(), ExecFamily(),
+      MappedFamily(),      DirectFamily(),  TransformFamily(),   KnownBugFamily(),
+      TorchF32Family(),    XnnpackFamily(), ArmnnFamily(),       OneDnnFamily(),
+      TorchScriptFamily(), PluginFamily(),  ExecAdapterFamily(), ExecFamily(),
   };
   return families;
 }

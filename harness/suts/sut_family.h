@@ -47,6 +47,8 @@ SutFamily PluginFamily();     // plugin:<path.so>, the C plugin ABI
 SutFamily XnnpackFamily();    // xnnpack, xnnpack:nchw: adapters/xnnpack (adapter_suts.cc)
 SutFamily ArmnnFamily();      // armnn: adapters/armnn (adapter_suts.cc)
 SutFamily OneDnnFamily();     // onednn, onednn#<variant>: adapters/onednn (adapter_suts.cc)
+// torchscript, torchscript#<rewrite>: LibTorch's rewrites, adapters/torchscript (adapter_suts.cc)
+SutFamily TorchScriptFamily();
 // exec_families.cc:
 SutFamily ExecFamily();         // exec:<command line>, the process protocol
 SutFamily ExecAdapterFamily();  // the adapters of adapters/ that speak it: tfjs-wasm, …
