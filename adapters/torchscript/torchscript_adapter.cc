@@ -134,7 +134,9 @@ std::vector<int64_t> WeightSizes(const convparity_problem& p) {
 // replaced (freezing and the rewrites clone the module, so the cached one stays as it was).
 torch::jit::Module& CachedModule(const std::string& source, const convparity_problem& p) {
   static std::map<std::string, torch::jit::Module> cache;
-  auto it = cache.find(source);
+  // The batch norm's buffers are sized by the output channels; the weight and bias are replaced.
+  const std::string key = source + "# out_channels " + std::to_string(p.out_channels);
+  auto it = cache.find(key);
   if (it != cache.end()) return it->second;
   if (cache.size() >= 256) cache.clear();  // bounded: a campaign draws many shapes
   torch::jit::Module m("ConvUnderRewrite");
@@ -147,7 +149,7 @@ torch::jit::Module& CachedModule(const std::string& source, const convparity_pro
   m.register_buffer("bn_var", torch::ones({p.out_channels}, f32));
   m.define(source);
   m.eval();
-  return cache.emplace(source, std::move(m)).first->second;
+  return cache.emplace(key, std::move(m)).first->second;
 }
 
 // Every node kind of a graph, nested blocks included.
@@ -215,10 +217,18 @@ torch::jit::Module Rewritten(int rewrite, torch::jit::Module& m) {
   }
 }
 
-// The first line of a LibTorch error (they carry a C++ backtrace after it).
-std::string FirstLine(const char* what) {
-  const std::string s = what;
-  return s.substr(0, s.find('\n'));
+// The line of a LibTorch error that says what was wrong: the first one, or for an error inside
+// the TorchScript interpreter the exception line after its TorchScript traceback.
+std::string Essence(const char* what) {
+  std::istringstream lines(what);
+  std::string line, first;
+  while (std::getline(lines, line)) {
+    if (first.empty()) first = line;
+    if (line.find("Error: ") != std::string::npos && line.find("File ") == std::string::npos &&
+        line.compare(0, 1, " ") != 0)
+      return line;
+  }
+  return first;
 }
 
 int Forward(const convparity_problem* p, const float* x, const float* w, const float* b, float* y) {
@@ -237,7 +247,7 @@ int Forward(const convparity_problem* p, const float* x, const float* w, const f
       m.setattr("bias", torch::from_blob(const_cast<float*>(b), {p->out_channels}, f32).mul(2.0));
     optimized = Rewritten(rewrite, m);
   } catch (const std::exception& e) {
-    return Fail(std::string(RewriteName(rewrite)) + " failed: " + FirstLine(e.what()));
+    return Fail(std::string(RewriteName(rewrite)) + " failed: " + Essence(e.what()));
   }
   std::multiset<std::string> kinds;
   CollectKinds(optimized.get_method("forward").graph()->block(), &kinds);
@@ -259,7 +269,7 @@ int Forward(const convparity_problem* p, const float* x, const float* w, const f
     std::memcpy(y, out.data_ptr<float>(), out.numel() * sizeof(float));
   } catch (const std::exception& e) {
     return Fail(std::string("running the ") + RewriteName(rewrite) +
-                " module failed: " + FirstLine(e.what()));
+                " module failed: " + Essence(e.what()));
   }
   return CONVPARITY_OK;
 }
