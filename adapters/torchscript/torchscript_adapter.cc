@@ -65,8 +65,8 @@ std::string IntList(const int64_t* v, int rank) {
   return s + "]";
 }
 
-// PyTorch's convolution modules pad symmetrically; an ordinary convolution with asymmetric padding
-// is written as an explicit constant_pad_nd first (as a user would), with the convolution's padding
+// PyTorch's convolutions pad symmetrically; an ordinary convolution with asymmetric padding is
+// written as an explicit constant_pad_nd first (as a user would), with the convolution's padding
 // the smaller side. The padding list of constant_pad_nd runs from the last axis backwards.
 std::string PadSource(const convparity_problem& p, std::vector<int64_t>* conv_padding) {
   bool asymmetric = false;
@@ -82,24 +82,27 @@ std::string PadSource(const convparity_problem& p, std::vector<int64_t>* conv_pa
   return "    x = torch.constant_pad_nd(x, " + pads + "], 0.0)\n";
 }
 
+// A transposed convolution's asymmetric padding: the convolution trims the smaller side, a narrow
+// at the end the rest (padding removes output elements there). Empty when it is symmetric.
+std::string NarrowSource(const convparity_problem& p, std::vector<int64_t>* conv_padding) {
+  std::string lines;
+  for (int i = 0; i < p.rank; ++i) {
+    const int64_t common = std::min(p.pad_begin[i], p.pad_end[i]);
+    (*conv_padding)[i] = common;
+    if (p.pad_begin[i] == p.pad_end[i]) continue;
+    lines += "    y = torch.narrow(y, " + std::to_string(2 + i) + ", " +
+             std::to_string(p.pad_begin[i] - common) + ", " + std::to_string(p.output[i]) + ")\n";
+  }
+  return lines;
+}
+
 // The module's TorchScript source: one string per problem shape, so that the compiled module can
-// be cached by it. Empty when the problem has no TorchScript form (the reason in *why).
-std::string ForwardSource(const convparity_problem& p, std::string* why) {
+// be cached by it.
+std::string ForwardSource(const convparity_problem& p) {
   const std::string rank = std::to_string(p.rank);
   std::vector<int64_t> padding(CONVPARITY_MAX_RANK, 0);
-  std::string pad_line;
-  if (p.transposed) {
-    for (int i = 0; i < p.rank; ++i) {
-      if (p.pad_begin[i] != p.pad_end[i]) {
-        *why =
-            "asymmetric padding of a transposed convolution has no TorchScript conv_transpose form";
-        return "";
-      }
-      padding[i] = p.pad_begin[i];
-    }
-  } else {
-    pad_line = PadSource(p, &padding);
-  }
+  const std::string pad_line = p.transposed ? "" : PadSource(p, &padding);
+  const std::string narrow_lines = p.transposed ? NarrowSource(p, &padding) : "";
   const std::string bias = p.has_bias ? "self.bias" : "None";
   std::ostringstream s;
   s << "def forward(self, x):\n" << pad_line << "    x = x * 2.0\n";
@@ -115,7 +118,8 @@ std::string ForwardSource(const convparity_problem& p, std::string* why) {
   }
   s << "    y = torch.batch_norm(y, self.bn_weight, self.bn_bias, self.bn_mean, self.bn_var, "
        "False, 0.0, 0.0, False)\n"
-    << "    return y * 0.5\n";
+    << "    y = y * 0.5\n"
+    << narrow_lines << "    return y\n";
   return s.str();
 }
 
@@ -234,9 +238,7 @@ std::string Essence(const char* what) {
 int Forward(const convparity_problem* p, const float* x, const float* w, const float* b, float* y) {
   const int rewrite = CONVPARITY_PROBLEM_HAS(p, variant) ? p->variant : 0;
   if (rewrite < kFreeze || rewrite > kMobile) return Fail("unknown variant");
-  std::string why;
-  const std::string source = ForwardSource(*p, &why);
-  if (source.empty()) return Decline(why);
+  const std::string source = ForwardSource(*p);
   const auto f32 = torch::TensorOptions().dtype(torch::kFloat32);
   // Stage 1, building and rewriting: LibTorch's refusals here are declines of the rewrite.
   torch::jit::Module optimized;

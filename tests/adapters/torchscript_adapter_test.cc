@@ -83,6 +83,7 @@ const RewriteCase kSupported[] = {
     {"torchscript", "fwd:2d_ic3_oc4_i9x9_k3x3_s2x2_pb1x0_pe0x2_d2x2_nhwc_b", "aten::conv2d"},
     {"torchscript", "fwd:t2d_g2_ic4_oc6_i5x5_k3x3_s2_p1_op1_b", "aten::conv_transpose2d (freeze"},
     {"torchscript", "fwd:t3d_ic2_oc2_i3x3x3_k2x2x2_s2_b", "aten::conv_transpose3d"},
+    {"torchscript", "fwd:t2d_ic2_oc3_i5x5_k3x3_s2_pb2x0_pe0x1_nhwc", "aten::conv_transpose2d"},
     {"torchscript#inference", "fwd:2d_mb2_ic3_oc4_i7x7_k3x3_b", "prim::mkldnn_convolution"},
     {"torchscript#inference", "fwd:2d_g4_ic4_oc8_i7x7_k3x3_s2_p1_nhwc", "prim::mkldnn_convolution"},
     {"torchscript#inference", "fwd:2d_g2_ic4_oc6_i9x9_k3x3_pb1x0_pe0x2_d2x2_b",
@@ -93,6 +94,8 @@ const RewriteCase kSupported[] = {
     {"torchscript#mobile", "fwd:2d_g4_ic4_oc8_i7x7_k3x3_p1_nhwc_b", "prepacked::conv2d_clamp_run"},
     {"torchscript#mobile", "fwd:t2d_g2_ic4_oc6_i5x5_k3x3_s2_p1_op1_b",
      "prepacked::conv2d_transpose_clamp_run"},
+    {"torchscript#mobile", "fwd:t2d_ic2_oc3_i6x5_k3x3_s2_pb1x0_pe0x2_op1x1",
+     "prepacked::conv2d_transpose"},
 };
 INSTANTIATE_TEST_SUITE_P(TorchScriptAdapter, TorchScriptAgrees, testing::ValuesIn(kSupported),
                          CaseName);
@@ -118,9 +121,10 @@ const RewriteCase kDeclined[] = {
      "left no prim::mkldnn_convolution in the graph (it keeps aten::conv_transpose2d)"},
     {"torchscript#mobile", "fwd:3d_ic2_oc2_i4x4x4_k3x3x3",
      "optimizeForMobile left no prepacked::conv2d_clamp_run in the graph (it keeps aten::conv3d)"},
-    {"torchscript", "fwd:t2d_ic2_oc2_i5x5_k3x3_pb1x0_pe0x1",
-     "asymmetric padding of a transposed convolution"},
     {"torchscript", "bwd_data:2d_ic2_oc2_i5x5_k3x3", "does not implement bwd_data"},
+    {"torchscript#mobile", "fwd:t1d_ic2_oc3_i6_k3_s2_op1",
+     "left no prepacked::conv2d_transpose_clamp_run in the graph (it keeps "
+     "aten::conv_transpose1d)"},
 };
 INSTANTIATE_TEST_SUITE_P(TorchScriptAdapter, TorchScriptDeclines, testing::ValuesIn(kDeclined),
                          CaseName);
