@@ -137,7 +137,8 @@ std::vector<int64_t> WeightSizes(const convparity_problem& p) {
 // Compiled modules by source text: compiling is the costly step, and a module's parameters can be
 // replaced (freezing and the rewrites clone the module, so the cached one stays as it was).
 torch::jit::Module& CachedModule(const std::string& source, const convparity_problem& p) {
-  static std::map<std::string, torch::jit::Module> cache;
+  // Never destroyed: LibTorch's own static state may be gone by the time this one would be.
+  static auto& cache = *new std::map<std::string, torch::jit::Module>;
   // The batch norm's buffers are sized by the output channels; the weight and bias are replaced.
   const std::string key = source + "# out_channels " + std::to_string(p.out_channels);
   auto it = cache.find(key);
