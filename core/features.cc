@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/defaults.h"
+
 namespace convparity {
 namespace {
 
@@ -9,6 +11,13 @@ bool Any(const ConvProblem& p, bool (*pred)(const ConvProblem&, int)) {
   for (int i = 0; i < p.rank; ++i)
     if (pred(p, i)) return true;
   return false;
+}
+
+// 8, 16, 32, 64 … and one off them: where libraries' blocked paths and their tails are.
+bool NearBlockSize(int64_t channels) {
+  if (channels < 7) return false;
+  const int64_t r = channels % 8;
+  return r == 7 || r == 0 || r == 1;
 }
 
 }  // namespace
@@ -21,7 +30,8 @@ std::vector<std::string> FeatureTags(const ConvProblem& p) {
   else if (p.groups > 1)
     tags.push_back("grouped");
   if (p.depthwise() && p.depth_multiplier() > 1) tags.push_back("multiplier>1");
-  if (Any(p, [](const ConvProblem& q, int i) { return q.stride[i] > 1; })) tags.push_back("stride>1");
+  if (Any(p, [](const ConvProblem& q, int i) { return q.stride[i] > 1; }))
+    tags.push_back("stride>1");
   if (Any(p, [](const ConvProblem& q, int i) { return q.stride[i] > q.kernel[i]; }))
     tags.push_back("stride>kernel");
   if (Any(p, [](const ConvProblem& q, int i) { return q.dilation[i] > 1 && q.kernel[i] > 1; }))
@@ -33,7 +43,16 @@ std::vector<std::string> FeatureTags(const ConvProblem& p) {
   if (p.data_layout == DataLayout::kChannelsLast) tags.push_back("channels_last");
   if (p.weight_layout != p.natural_weight_layout())
     tags.push_back("weight:" + WeightLayoutName(p.weight_layout, 2));
-  if (Any(p, [](const ConvProblem& q, int i) { return q.kernel[i] > 5; })) tags.push_back("kernel>5");
+  if (Any(p, [](const ConvProblem& q, int i) { return q.kernel[i] > 5; }))
+    tags.push_back("kernel>5");
+  if (Any(p, [](const ConvProblem& q, int i) { return q.kernel[i] > 9; }))
+    tags.push_back("kernel>9");
+  if (Any(p, [](const ConvProblem& q, int i) { return q.kernel[i] > 16; }))
+    tags.push_back("kernel>16");
+  if (NearBlockSize(p.in_channels) || NearBlockSize(p.out_channels) ||
+      NearBlockSize(p.in_channels / p.groups) || NearBlockSize(p.out_channels / p.groups))
+    tags.push_back("channels_near_block");
+  if (p.macs() > defaults::kMaxMacs) tags.push_back("large");
   if (p.batch > 1) tags.push_back("batch>1");
   if (p.bias) tags.push_back("bias");
   const Dims out = p.output();
@@ -43,11 +62,13 @@ std::vector<std::string> FeatureTags(const ConvProblem& p) {
 }
 
 const std::vector<std::string>& AllFeatureTagNames() {
+  // clang-format off
   static const std::vector<std::string> names{
       "rank1", "rank2", "rank3", "transposed", "depthwise", "grouped", "multiplier>1", "stride>1",
       "stride>kernel", "dilation>1", "output_padding>0", "asymmetric_padding", "channels_last",
-      "weight:oihw", "weight:iohw", "weight:hwio", "weight:ohwi", "kernel>5", "batch>1", "bias",
-      "output_size_1"};
+      "weight:oihw", "weight:iohw", "weight:hwio", "weight:ohwi", "kernel>5", "kernel>9",
+      "kernel>16", "channels_near_block", "large", "batch>1", "bias", "output_size_1"};
+  // clang-format on
   return names;
 }
 
@@ -57,9 +78,11 @@ std::string BucketSignature(const ConvCase& c, Verdict verdict) {
                     (c.graph == GraphForm::kChain ? "chain." : "") + (p.transposed ? "t" : "") +
                     std::to_string(p.rank) + "d";
   for (const std::string& tag : FeatureTags(p)) {
-    // Rank and kind are in the prefix; sizes (batch, bias, output 1) describe the case, not the bug.
+    // Rank and kind are in the prefix; sizes (batch, bias, output 1) describe the case, not the
+    // bug. The space's wider bins (issue 16) are coverage only: the signature stays as it was.
     if (tag.rfind("rank", 0) == 0 || tag == "transposed" || tag == "batch>1" ||
-        tag == "output_size_1")
+        tag == "output_size_1" || tag == "kernel>9" || tag == "kernel>16" ||
+        tag == "channels_near_block" || tag == "large")
       continue;
     sig += "." + tag;
   }

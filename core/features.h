@@ -1,6 +1,6 @@
 // Feature classes of a problem: what a campaign's coverage table counts, and what a discrepancy's
-// bucket signature is made of. Stack-based dedup does not work for numerical mismatches; the shape of
-// the minimized configuration does.
+// bucket signature is made of. Stack-based dedup does not work for numerical mismatches; the shape
+// of the minimized configuration does.
 #pragma once
 
 #include <string>
@@ -12,7 +12,9 @@
 namespace convparity {
 
 // Tags such as "rank2", "transposed", "depthwise", "multiplier>1", "stride>1", "stride>kernel",
-// "dilation>1", "output_padding>0", "asymmetric_padding", "channels_last", "weight:hwio", "kernel>5",
+// "dilation>1", "output_padding>0", "asymmetric_padding", "channels_last", "weight:hwio",
+// "kernel>5", "kernel>9", "kernel>16", "channels_near_block" (a channel count, whole or per group,
+// at a multiple of 8 or one off it, from 7), "large" (more multiply-adds than defaults::kMaxMacs),
 // "batch>1", "bias", "output_size_1", in a fixed order.
 std::vector<std::string> FeatureTags(const ConvProblem& p);
 const std::vector<std::string>& AllFeatureTagNames();  // every tag FeatureTags can return
@@ -30,8 +32,8 @@ struct Finding {
   CaseOutcome outcome;                    // of the minimized case
   std::vector<std::string> shrink_steps;  // descriptor of each smaller failing case, in order
   std::string bucket;
-  // Transform SUTs (harness/suts/transform_sut.h), for the minimized case: the pipeline's steps and the
-  // graph before and after it, as text. Empty for any other SUT.
+  // Transform SUTs (harness/suts/transform_sut.h), for the minimized case: the pipeline's steps and
+  // the graph before and after it, as text. Empty for any other SUT.
   std::vector<std::string> transform_pipeline;
   std::string graph_before, graph_after;
 };

@@ -8,18 +8,17 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/conv_case.h"
 #include "core/descriptor.h"
 #include "core/graph.h"
 #include "generators/byte_decoder.h"
+#include "harness/engine/outcome_json.h"
 #include "harness/io/benchdnn_import.h"
 #include "harness/io/fuzz_support.h"
-#include "harness/engine/outcome_json.h"
 #include "harness/plugin/plugin_sut.h"
 #include "harness/suts/transform_sut.h"
 #include "reports/json_values.h"
@@ -83,8 +82,8 @@ void Benchdnn(const std::string& text, bool deconv) {
       Broken("benchdnn", "'" + b.descriptor + "' imported as an invalid problem: " + st.message());
     const ConvProblem scaled = ScaleDown(b.problem, ScaleOptions{2, 16, 100000});
     if (Status st = Validate(scaled); !st.ok())
-      Broken("benchdnn", "'" + b.descriptor + "' scaled down to an invalid problem: " +
-                             st.message());
+      Broken("benchdnn",
+             "'" + b.descriptor + "' scaled down to an invalid problem: " + st.message());
   }
 }
 
@@ -105,7 +104,7 @@ void ByteDecoder(const std::string& bytes) {
   const ConvCase c = DecodeCase(bytes, options);
   if (Status st = CheckLimits(c.problem, Limits{}); !st.ok())
     Broken("byte decoder", "decoded an unusable problem: " + st.message());
-  if (c.problem.macs() > options.max_macs) Broken("byte decoder", "over the MAC cap");
+  if (c.problem.macs() > LargeMacs(options)) Broken("byte decoder", "over the MAC cap");
   if (c.graph == GraphForm::kChain && !RunsGraphs(c.sut))
     Broken("byte decoder", "decoded a chain for " + c.sut + ", which runs single convolutions");
   if (CaseGraphMacs(c.problem, c.graph) > options.max_macs)
@@ -123,14 +122,30 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   const std::string rest(reinterpret_cast<const char*>(data) + 1, size - 1);
   switch (static_cast<FuzzReader>(data[0] % kFuzzReaderCount)) {
-    case FuzzReader::kDescriptor: Descriptor(rest); break;
-    case FuzzReader::kCaseJson: CaseJson(rest); break;
-    case FuzzReader::kSummaryJson: SummaryJsonText(rest); break;
-    case FuzzReader::kOutcomeJson: OutcomeJsonText(rest); break;
-    case FuzzReader::kBenchdnn: Benchdnn(rest, false); break;
-    case FuzzReader::kBenchdnnDeconv: Benchdnn(rest, true); break;
-    case FuzzReader::kPluginStruct: PluginStruct(rest); break;
-    case FuzzReader::kByteDecoder: ByteDecoder(rest); break;
+    case FuzzReader::kDescriptor:
+      Descriptor(rest);
+      break;
+    case FuzzReader::kCaseJson:
+      CaseJson(rest);
+      break;
+    case FuzzReader::kSummaryJson:
+      SummaryJsonText(rest);
+      break;
+    case FuzzReader::kOutcomeJson:
+      OutcomeJsonText(rest);
+      break;
+    case FuzzReader::kBenchdnn:
+      Benchdnn(rest, false);
+      break;
+    case FuzzReader::kBenchdnnDeconv:
+      Benchdnn(rest, true);
+      break;
+    case FuzzReader::kPluginStruct:
+      PluginStruct(rest);
+      break;
+    case FuzzReader::kByteDecoder:
+      ByteDecoder(rest);
+      break;
   }
   return 0;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <climits>
 
 #include "core/graph.h"
 
@@ -16,9 +17,10 @@ constexpr int64_t kPadBeyondReach = 3;
 constexpr int64_t kSmallExtra = 16;    // input sizes just above the smallest valid one
 constexpr int64_t kLargeExtra = 1023;  // and anything up to this above it (2 bytes)
 constexpr int64_t kMaxBatch = 8;
-constexpr int64_t kMaxPlainChannels = 32;
-constexpr int64_t kMaxGroups = 16, kMaxPerGroup = 16;
+constexpr int64_t kMaxPlainChannels = 64;
+constexpr int64_t kMaxGroups = 16, kMaxPerGroup = 64;
 constexpr int64_t kMaxDepthwiseGroups = 64, kMaxMultiplier = 8;
+constexpr int64_t kLargeOneIn = 100 / defaults::kLargeCasePercent;
 
 // One place where the decoder and the encoder make the same choices (see Build): the decoder reads
 // a choice from bytes; the encoder is handed the value it wants and writes the bytes that give it.
@@ -87,7 +89,8 @@ int Mode(bool first, bool second) { return first ? 0 : second ? 1 : 2; }
 
 void BuildDim(Chooser& ch, const ConvProblem& t, int i, const ByteDecoderOptions& o,
               ConvProblem& p) {
-  p.kernel[i] = ch.Int(1, std::max<int64_t>(o.max_kernel, 1), t.kernel[i], "kernel");
+  const int64_t max_kernel = std::min(o.max_kernel, defaults::kMaxKernelOfRank[p.rank]);
+  p.kernel[i] = ch.Int(1, std::max<int64_t>(max_kernel, 1), t.kernel[i], "kernel");
   p.dilation[i] = ch.Bool(t.dilation[i] > 1, "dilation>1")
                       ? ch.Int(2, kMaxDilation, t.dilation[i], "dilation")
                       : 1;
@@ -149,9 +152,10 @@ void BuildChannels(Chooser& ch, const ConvProblem& t, ConvProblem& p) {
   p.out_channels = g * out;
 }
 
-bool OverCaps(const ConvProblem& p, const ByteDecoderOptions& o) {
+// Over the caps of an ordinary case, or with `large`, of a large one.
+bool OverCaps(const ConvProblem& p, const ByteDecoderOptions& o, bool large = false) {
   const int64_t max_elements = std::max<int64_t>(o.max_tensor_elements, 1);
-  return p.macs() > std::max<int64_t>(o.max_macs, 1) ||
+  return p.macs() > std::max<int64_t>(large ? LargeMacs(o) : o.max_macs, 1) ||
          NumElements(p.input_shape()) > max_elements ||
          NumElements(p.output_shape()) > max_elements ||
          NumElements(p.weight_shape()) > max_elements;
@@ -172,7 +176,7 @@ bool ChainFitsCaps(const ConvProblem& p, const ByteDecoderOptions& o) {
 // Halves the largest size (batch, groups, channels per group, each input's excess over its floor)
 // until the problem fits the caps; then shortens kernels; at last drops padding. Every step keeps
 // the problem valid; the last one reaches a problem of one MAC and one element per tensor.
-void FitToCaps(ConvProblem& p, const ByteDecoderOptions& o) {
+void FitToCaps(ConvProblem& p, const ByteDecoderOptions& o, bool large) {
   auto plainest = [&p] {
     for (int i = 0; i < p.rank; ++i) {
       p.kernel[i] = 1;
@@ -180,7 +184,7 @@ void FitToCaps(ConvProblem& p, const ByteDecoderOptions& o) {
       p.input[i] = InputFloor(p, i);
     }
   };
-  for (int step = 0; step < 512 && OverCaps(p, o); ++step) {
+  for (int step = 0; step < 512 && OverCaps(p, o, large); ++step) {
     int64_t in_pg = p.in_channels / p.groups, out_pg = p.out_channels / p.groups;
     std::array<int64_t, 4 + kMaxSpatialRank> sizes{p.batch, p.groups, in_pg, out_pg, 1, 1, 1};
     for (int i = 0; i < p.rank; ++i) sizes[4 + i] = p.input[i] - InputFloor(p, i) + 1;
@@ -221,7 +225,8 @@ void FitToCaps(ConvProblem& p, const ByteDecoderOptions& o) {
     --p.kernel[widest];
     p.input[widest] = std::max(p.input[widest], InputFloor(p, widest));
   }
-  if (OverCaps(p, o)) {  // not reachable with the ranges above; kept so that the promise holds
+  if (OverCaps(p, o,
+               large)) {  // not reachable with the ranges above; kept so that the promise holds
     p.batch = p.groups = p.in_channels = p.out_channels = 1;
     plainest();
   }
@@ -256,16 +261,27 @@ ConvCase Build(Chooser& ch, const ConvCase& t, const ByteDecoderOptions& o) {
   p.weight_layout = weights[ch.Int(0, 3, want_weight, "weight layout")];
   p.bias = ch.Bool(tp.bias, "bias");
   c.seed = ch.U64(t.seed);
-  FitToCaps(p, o);
   // Last (see the NOTE in the header). The block is judged after FitToCaps, on the problem the
   // case ends with; over the caps, the chain clamps to the convolution alone.
-  if (RunsGraphs(c.sut, o) && ch.Bool(t.graph == GraphForm::kChain, "graph chain") &&
-      ChainFitsCaps(p, o))
-    c.graph = GraphForm::kChain;
+  const bool chain = RunsGraphs(c.sut, o) && ch.Bool(t.graph == GraphForm::kChain, "graph chain");
+  // One value in kLargeOneIn is large, as about one generated case in twenty: random bytes then
+  // cost the fuzzer about as much as a campaign's cases.
+  const bool large =
+      LargeMacs(o) > o.max_macs &&
+      ch.Int(0, kLargeOneIn - 1, OverCaps(tp, o) ? kLargeOneIn - 1 : 0, "large") == kLargeOneIn - 1;
+  FitToCaps(p, o, large);
+  if (chain && ChainFitsCaps(p, o)) c.graph = GraphForm::kChain;
   return c;
 }
 
 }  // namespace
+
+int64_t LargeMacs(const ByteDecoderOptions& o) {
+  const int64_t max_macs = std::max<int64_t>(o.max_macs, 1);
+  if (o.large_factor <= 1) return max_macs;
+  if (max_macs > INT64_MAX / o.large_factor) return INT64_MAX;
+  return max_macs * o.large_factor;
+}
 
 int ChoiceBytes(uint64_t span) {
   int n = 0;

@@ -5,13 +5,16 @@
 // The byte format is a sequence of choices, each one an integer in a range that earlier choices
 // decide (the dependency chain of generators/problem_gen.h: kind → rank → per dimension kernel,
 // dilation, stride → output_padding → padding → input size; then channels, batch, layouts, bias,
-// seed; last, for a SUT that runs graphs, the graph form). A choice of n values takes ⌈log256 n⌉
-// bytes, little-endian, reduced modulo n; missing bytes read as zero, and the zero of every choice
-// is its plainest option. Decoding is total: it clamps, it never rejects; every problem it yields
-// passes Validate() and stays under the caps, and so does every chain's residual block (a chain
-// whose block is over them decodes as the convolution alone).
-// NOTE: the graph form is the last choice so that inputs written before it existed keep their
-// meaning: its byte is missing from them, and a missing byte is kConv.
+// seed; then, for a SUT that runs graphs, the graph form; last, whether the case is large). A
+// choice of n values takes ⌈log256 n⌉ bytes, little-endian, reduced modulo n; missing bytes read
+// as zero, and the zero of every choice is its plainest option. Decoding is total: it clamps, it
+// never rejects; every problem it yields passes Validate() and stays under the caps, and so does
+// every chain's residual block (a chain whose block is over them decodes as the convolution alone).
+//
+// NOTE: the graph form and the size class are the last choices so that inputs written before they
+// existed keep their meaning: their bytes are missing from them, and a missing byte is kConv,
+// respectively an ordinary case.
+//
 // The encoder writes each value as the choice the decoder makes for it, hence
 // DecodeCase(*EncodeCase(c)) == c whenever EncodeCase succeeds.
 #pragma once
@@ -37,9 +40,16 @@ struct ByteDecoderOptions {
   // (FuzzDecoderOptions).
   std::function<bool(const std::string&)> runs_graphs;
   int64_t max_macs = defaults::kMaxMacs;
+  // A large case (the last choice) may have max_macs × large_factor multiply-adds, as the
+  // generators' large cases (generators/problem_gen.h); ≤ 1: none.
+  int64_t large_factor = defaults::kLargeCaseFactor;
   int64_t max_tensor_elements = int64_t{1} << 22;  // per tensor: a large stride costs no MACs
-  int64_t max_kernel = 9;
+  // And at most defaults::kMaxKernelOfRank for the case's rank.
+  int64_t max_kernel = defaults::kMaxKernel;
 };
+
+// The MAC cap of a large case under `options` (max_macs when there are none); saturates.
+int64_t LargeMacs(const ByteDecoderOptions& options);
 
 // Reads choices from bytes: our own FuzzedDataProvider. Past the end every byte is zero.
 class ByteReader {
@@ -60,7 +70,8 @@ class ByteReader {
 // Bytes one choice of `span + 1` values takes: 0 for a single value, 1 up to 256 values, …
 int ChoiceBytes(uint64_t span);
 
-// Total: any bytes give a case whose problem passes Validate() and the caps of `options`, with a
+// Total: any bytes give a case whose problem passes Validate() and the caps of `options` (its
+// multiply-adds up to LargeMacs, a chain's whole block up to max_macs), with a
 // SUT from options.suts, expect = passed, no note and no transform; a chain only for a SUT that
 // options.runs_graphs, and only when the whole block (CaseGraphMacs, the residual convolution's
 // tensors) fits the caps too. `consumed` (may be null) receives how many bytes the case took, so

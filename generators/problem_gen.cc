@@ -1,6 +1,8 @@
 #include "generators/problem_gen.h"
 
 #include <algorithm>
+#include <array>
+#include <climits>
 #include <functional>
 #include <utility>
 
@@ -40,6 +42,7 @@ struct Layouts {
 struct Recipe {
   int rank = 1;
   bool transposed = false;
+  bool large = false;  // fitted to LargeMacs instead of max_macs
   std::vector<DimRecipe> dims;
   Channels channels;
   Layouts layouts;
@@ -54,12 +57,24 @@ const std::vector<int64_t>& SmallPrimes() {
   return primes;
 }
 
-rc::Gen<int64_t> GenKernel(int64_t max_kernel, bool big_bias) {
+// Channel counts at the block sizes of real libraries (8, 16, 32, 64) and one off them: their
+// blocked paths and tails.
+const std::vector<int64_t>& NearBlockSizes() {
+  static const std::vector<int64_t> sizes{7, 8, 9, 15, 16, 17, 31, 32, 33, 64};
+  return sizes;
+}
+
+// Kernels beyond 9 taps: 1-D often 10–32 (audio, WaveNet-like models), rarely up to 64; 2-D and
+// 3-D up to their caps. Rare enough per dimension that small kernels stay the bulk.
+rc::Gen<int64_t> GenKernel(int rank, int64_t max_kernel, bool big_bias) {
   // 3-D transposed convolution with 7–9 taps is where real frontends broke (BUGS.md).
+  const int64_t mid_cap = rank == 1 ? 32 : max_kernel;
   return Pick<int64_t>({{big_bias ? 10 : 25, Just<int64_t>(1)},
                         Range(big_bias ? 20 : 35, 2, std::min<int64_t>(3, max_kernel)),
                         Range(big_bias ? 15 : 20, 4, std::min<int64_t>(6, max_kernel)),
-                        Range(big_bias ? 55 : 20, 7, max_kernel)});
+                        Range(big_bias ? 55 : 20, 7, std::min<int64_t>(9, max_kernel)),
+                        Range(rank == 1 ? 6 : 4, 10, std::min(mid_cap, max_kernel)),
+                        Range(rank == 1 ? 2 : 0, mid_cap + 1, max_kernel)});
 }
 
 // Dilation > 1 with a 1-tap kernel is legal and only matters for output_padding's bound.
@@ -97,8 +112,12 @@ rc::Gen<std::pair<int64_t, int64_t>> GenPadding(int64_t begin_cap, int64_t end_c
                      {begin_cap + end_cap >= 1 ? 30 : 0, asymmetric}});
 }
 
-rc::Gen<int64_t> GenExtent(int rank) {
-  return Pick<int64_t>({{20, Just<int64_t>(1)}, Range(45, 2, 4), Range(35, 5, MaxExtent(rank))});
+// A large case draws longer extents: tiled paths need several tiles.
+rc::Gen<int64_t> GenExtent(int rank, bool large) {
+  return Pick<int64_t>({{large ? 5 : 20, Just<int64_t>(1)},
+                        Range(large ? 15 : 45, 2, 4),
+                        Range(35, 5, MaxExtent(rank)),
+                        Range(large ? 45 : 0, MaxExtent(rank) + 1, 2 * MaxExtent(rank))});
 }
 
 // One spatial dimension. Chain: (kernel, dilation, stride) → output_padding (transposed; it depends
@@ -106,11 +125,11 @@ rc::Gen<int64_t> GenExtent(int rank) {
 // size. Kernel, dilation and stride are drawn independently with fixed weights, so that shrinking
 // one of them redraws what depends on it with the same option (see Pick): output_padding at its
 // maximum stays at its maximum while the kernel shrinks to 1.
-rc::Gen<DimRecipe> GenDim(int rank, bool transposed, int64_t max_kernel) {
+rc::Gen<DimRecipe> GenDim(int rank, bool transposed, bool large, int64_t max_kernel) {
   using KDS = std::tuple<int64_t, int64_t, int64_t>;
   const bool big_bias = rank == 3 && transposed;
   return Chain(
-      rc::gen::tuple(GenKernel(max_kernel, big_bias), GenDilation(), GenStride(rank)),
+      rc::gen::tuple(GenKernel(rank, max_kernel, big_bias), GenDilation(), GenStride(rank)),
       [=](const KDS& kds) {
         DimRecipe base;
         std::tie(base.kernel, base.dilation, base.stride) = kds;
@@ -123,18 +142,19 @@ rc::Gen<DimRecipe> GenDim(int rank, bool transposed, int64_t max_kernel) {
           rc::Gen<int64_t> remainder =
               Pick<int64_t>({{60, Just<int64_t>(0)}, Range(40, 1, base.stride - 1)});
           rc::Gen<int64_t> excess = Pick<int64_t>({{93, Just<int64_t>(0)}, Range(7, 1, 3)});
-          return rc::gen::map(
-              rc::gen::tuple(GenPadding(reach, reach), remainder, GenExtent(rank), excess, excess),
-              [base](const std::tuple<std::pair<int64_t, int64_t>, int64_t, int64_t, int64_t,
-                                      int64_t>& t) {
-                DimRecipe r = base;
-                std::tie(r.pad_begin, r.pad_end) = std::get<0>(t);
-                r.remainder = std::get<1>(t);
-                r.extent = std::get<2>(t);
-                r.pad_begin += std::get<3>(t);
-                r.pad_end += std::get<4>(t);
-                return r;
-              });
+          auto parts = rc::gen::tuple(GenPadding(reach, reach), remainder, GenExtent(rank, large),
+                                      excess, excess);
+          return rc::gen::map(std::move(parts),
+                              [base](const std::tuple<std::pair<int64_t, int64_t>, int64_t, int64_t,
+                                                      int64_t, int64_t>& t) {
+                                DimRecipe r = base;
+                                std::tie(r.pad_begin, r.pad_end) = std::get<0>(t);
+                                r.remainder = std::get<1>(t);
+                                r.extent = std::get<2>(t);
+                                r.pad_begin += std::get<3>(t);
+                                r.pad_end += std::get<4>(t);
+                                return r;
+                              });
         }
         // ATen: output_padding < max(stride, dilation). Its maximum is an edge of its own.
         const int64_t op_max = std::max(base.stride, base.dilation) - 1;
@@ -146,7 +166,7 @@ rc::Gen<DimRecipe> GenDim(int rank, bool transposed, int64_t max_kernel) {
           // reach here, pad_end ≤ (input − 1)·stride + output_padding by Assemble. So the output is
           // never empty, nor entirely in the gaps between taps.
           return rc::gen::map(
-              rc::gen::tuple(GenPadding(reach, reach + output_padding), GenExtent(rank)),
+              rc::gen::tuple(GenPadding(reach, reach + output_padding), GenExtent(rank, large)),
               [base, output_padding](const std::tuple<std::pair<int64_t, int64_t>, int64_t>& t) {
                 DimRecipe r = base;
                 r.output_padding = output_padding;
@@ -198,8 +218,8 @@ rc::Shrinkable<std::vector<DimRecipe>> DimList(DimShrinkables dims, std::vector<
 }
 
 // `ranks` ascending; 2-D weighted a little higher, as in real networks.
-rc::Gen<std::vector<DimRecipe>> GenDims(std::vector<int> ranks, bool transposed,
-                                        int64_t max_kernel) {
+rc::Gen<std::vector<DimRecipe>> GenDims(std::vector<int> ranks, bool transposed, bool large,
+                                        std::array<int64_t, 4> max_kernel) {
   return [=](const rc::Random& random, int size) {
     rc::Random r1 = random;
     rc::Random r2 = r1.split();
@@ -210,45 +230,49 @@ rc::Gen<std::vector<DimRecipe>> GenDims(std::vector<int> ranks, bool transposed,
     size_t index = 0;
     while (roll >= weight(ranks[index])) roll -= weight(ranks[index++]);
     const int rank = ranks[index];
-    const rc::Gen<DimRecipe> dim = GenDim(rank, transposed, max_kernel);
+    const rc::Gen<DimRecipe> dim = GenDim(rank, transposed, large, max_kernel[rank]);
     DimShrinkables dims;
     for (int i = 0; i < rank; ++i) dims.push_back(dim(r2.split(), size));
     return DimList(std::move(dims), ranks);
   };
 }
 
-rc::Gen<int64_t> GenChannelCount(int64_t multiple) {
+// A large case draws mostly counts at block sizes.
+rc::Gen<int64_t> GenChannelCount(int64_t multiple, bool large) {
   const int blocked = multiple > 0 ? 40 : 0;
   return Pick<int64_t>(
-      {{25, Just<int64_t>(1)},
-       Range(30, 2, 4),
+      {{large ? 5 : 25, Just<int64_t>(1)},
+       Range(large ? 5 : 30, 2, 4),
        {20, rc::gen::elementOf(SmallPrimes())},
        Range(25, 5, 16),
-       {blocked, rc::gen::map(Uniform(1, 2), [multiple](int64_t k) { return k * multiple; })}});
+       {blocked, rc::gen::map(Uniform(1, 2), [multiple](int64_t k) { return k * multiple; })},
+       {large ? 80 : 30, rc::gen::elementOf(NearBlockSizes())}});
 }
 
-rc::Gen<Channels> GenChannels(int64_t multiple) {
+rc::Gen<Channels> GenChannels(int64_t multiple, bool large) {
   rc::Gen<int64_t> batch =
       Pick<int64_t>({{55, Just<int64_t>(1)}, Range(35, 2, 4), Range(10, 5, 8)});
   rc::Gen<Channels> plain = rc::gen::apply(
       [](int64_t in, int64_t out, int64_t n) {
         return Channels{1, in, out, n};
       },
-      GenChannelCount(multiple), GenChannelCount(multiple), batch);
+      GenChannelCount(multiple, large), GenChannelCount(multiple, large), batch);
   rc::Gen<Channels> grouped = rc::gen::apply(
       [](int64_t g, int64_t in, int64_t out, int64_t n) {
         return Channels{g, in, out, n};
       },
-      Pick<int64_t>({{60, Uniform(2, 4)}, {40, Uniform(5, 8)}}), GenChannelCount(multiple),
-      GenChannelCount(multiple), batch);
+      Pick<int64_t>({{60, Uniform(2, 4)}, {40, Uniform(5, 8)}}), GenChannelCount(multiple, large),
+      GenChannelCount(multiple, large), batch);
   // Depthwise: groups == C_in, C_out = multiplier · C_in (multiplier > 1 is the case frontends
   // represent in two different ways).
   rc::Gen<Channels> depthwise = rc::gen::apply(
       [](int64_t g, int64_t multiplier, int64_t n) {
         return Channels{g, 1, multiplier, n};
       },
-      Pick<int64_t>(
-          {{40, Uniform(2, 4)}, {20, rc::gen::elementOf(SmallPrimes())}, {40, Uniform(8, 32)}}),
+      Pick<int64_t>({{40, Uniform(2, 4)},
+                     {20, rc::gen::elementOf(SmallPrimes())},
+                     {40, Uniform(8, 32)},
+                     {large ? 60 : 20, rc::gen::elementOf(NearBlockSizes())}}),
       Pick<int64_t>({{50, Just<int64_t>(1)}, {50, Uniform(2, 4)}}), batch);
   return Pick<Channels>({{45, plain}, {25, grouped}, {30, depthwise}});
 }
@@ -360,25 +384,48 @@ rc::Gen<ConvProblem> GenProblemUnfiltered(const ProblemSpace& space) {
   if (ranks.empty()) throw rc::GenerationFailure("ProblemSpace has no rank in 1..3");
   if (!space.ordinary && !space.transposed)
     throw rc::GenerationFailure("ProblemSpace allows neither ordinary nor transposed convolution");
-  const int64_t max_kernel = std::max<int64_t>(space.max_kernel, 1);
+  std::array<int64_t, 4> max_kernel{};
+  for (int rank = 1; rank <= kMaxSpatialRank; ++rank) max_kernel[rank] = MaxKernel(space, rank);
   const int64_t channel_multiple = space.channel_multiple;
+  const int64_t large_macs = LargeMacs(space);
+  const int large_percent = large_macs > space.max_macs ? std::min(space.large_percent, 100) : 0;
 
   rc::Gen<bool> kind =
       Pick<bool>({{space.ordinary ? 65 : 0, Just(false)}, {space.transposed ? 35 : 0, Just(true)}});
-  // Dependency chain: kind → dimensions (rank → kernel → dilation → stride → padding, output
-  // padding → sizes) → channels and layouts; FitToMacs then scales sizes down to the cap.
-  rc::Gen<Recipe> recipe = Chain(kind, [=](bool transposed) {
-    return rc::gen::apply(
-        [transposed](std::vector<DimRecipe> dims, Channels channels, Layouts layouts) {
-          const int rank = static_cast<int>(dims.size());
-          return Recipe{rank, transposed, std::move(dims), channels, layouts};
-        },
-        GenDims(ranks, transposed, max_kernel), GenChannels(channel_multiple),
-        GenLayouts(space, transposed));
-  });
+  // Shrinks to an ordinary case first.
+  rc::Gen<bool> large =
+      Pick<bool>({{100 - large_percent, Just(false)}, {large_percent, Just(true)}});
+  // Dependency chain: kind and size class → dimensions (rank → kernel → dilation → stride →
+  // padding, output padding → sizes) → channels and layouts; FitToMacs then scales sizes down to
+  // the cap.
+  rc::Gen<Recipe> recipe =
+      Chain(rc::gen::tuple(kind, large), [=](const std::tuple<bool, bool>& kind_and_size) {
+        const auto [transposed, is_large] = kind_and_size;
+        return rc::gen::apply(
+            [transposed, is_large](std::vector<DimRecipe> dims, Channels channels,
+                                   Layouts layouts) {
+              const int rank = static_cast<int>(dims.size());
+              return Recipe{rank, transposed, is_large, std::move(dims), channels, layouts};
+            },
+            GenDims(ranks, transposed, is_large, max_kernel),
+            GenChannels(channel_multiple, is_large), GenLayouts(space, transposed));
+      });
   const int64_t max_macs = space.max_macs;
-  return rc::gen::map(recipe,
-                      [max_macs](const Recipe& r) { return Assemble(FitToMacs(r, max_macs)); });
+  return rc::gen::map(recipe, [max_macs, large_macs](const Recipe& r) {
+    return Assemble(FitToMacs(r, r.large ? large_macs : max_macs));
+  });
+}
+
+int64_t MaxKernel(const ProblemSpace& space, int rank) {
+  const int64_t of_rank =
+      rank >= 1 && rank <= kMaxSpatialRank ? defaults::kMaxKernelOfRank[rank] : 1;
+  return std::max<int64_t>(std::min(space.max_kernel, of_rank), 1);
+}
+
+int64_t LargeMacs(const ProblemSpace& space) {
+  if (space.large_percent <= 0 || space.large_factor <= 1) return space.max_macs;
+  if (space.max_macs > INT64_MAX / space.large_factor) return INT64_MAX;
+  return space.max_macs * space.large_factor;
 }
 
 rc::Gen<ConvProblem> GenProblem(const ProblemSpace& space) {
@@ -391,8 +438,8 @@ bool InSpace(const ConvProblem& p, const ProblemSpace& space) {
   if (std::find(space.ranks.begin(), space.ranks.end(), p.rank) == space.ranks.end()) return false;
   if (p.transposed ? !space.transposed : !space.ordinary) return false;
   for (int i = 0; i < p.rank; ++i)
-    if (p.kernel[i] > space.max_kernel) return false;
-  if (p.macs() > space.max_macs) return false;
+    if (p.kernel[i] > MaxKernel(space, p.rank)) return false;
+  if (p.macs() > LargeMacs(space)) return false;
   if (!space.layouts &&
       (p.data_layout != DataLayout::kChannelsFirst || p.weight_layout != p.natural_weight_layout()))
     return false;

@@ -28,7 +28,14 @@ struct ProblemSpace {
   bool ordinary = true;
   bool transposed = true;
   int64_t max_macs = defaults::kMaxMacs;
-  int64_t max_kernel = 9;
+  // Kernel sizes go up to the smaller of this and defaults::kMaxKernelOfRank (64, 15, 11 taps in
+  // 1-, 2-, 3-D); sizes beyond 9 are drawn rarely, so the small-kernel bias stays.
+  int64_t max_kernel = defaults::kMaxKernel;
+  // About large_percent of the cases are "large": drawn with bigger sizes and channel counts at
+  // block sizes, and fitted to max_macs × large_factor instead of max_macs. Off when either is
+  // ≤ 0 or 1.
+  int large_percent = defaults::kLargeCasePercent;
+  int64_t large_factor = defaults::kLargeCaseFactor;
   bool layouts = true;  // channels-last data and non-natural weight layouts
   bool bias = true;
   // > 0: channel counts are also drawn as multiples of this (1 or 2 times it), for SUTs whose
@@ -36,13 +43,20 @@ struct ProblemSpace {
   int64_t channel_multiple = 0;
 };
 
-// Valid problems of `space`. Sizes that would exceed max_macs are scaled down (batch, channels,
-// spatial sizes, then kernels), not rejected. Throws rc::GenerationFailure when the space is empty
-// (no usable rank, or neither ordinary nor transposed).
+// The largest kernel `space` allows in `rank` dimensions.
+int64_t MaxKernel(const ProblemSpace& space, int rank);
+
+// The MACs cap of a large case of `space` (max_macs when large cases are off); saturates.
+int64_t LargeMacs(const ProblemSpace& space);
+
+// Valid problems of `space`. Sizes that would exceed max_macs (LargeMacs for a large case) are
+// scaled down (batch, channels, spatial sizes, then kernels), not rejected. Throws
+// rc::GenerationFailure when the space is empty (no usable rank, or neither ordinary nor
+// transposed).
 rc::Gen<ConvProblem> GenProblem(const ProblemSpace& space = {});
 
-// True when `p` is valid (Validate) and inside `space`: its rank, kind, kernel sizes, MACs,
-// layouts and bias are all allowed.
+// True when `p` is valid (Validate) and inside `space`: its rank, kind, kernel sizes, MACs (up to
+// LargeMacs), layouts and bias are all allowed.
 bool InSpace(const ConvProblem& p, const ProblemSpace& space);
 
 // GenProblem without its final InSpace filter; what it yields outside the space is what GenProblem

@@ -93,6 +93,8 @@ int RunExportFuzzSeeds(const std::vector<std::string>& paths, const CommonFlags&
   CampaignOptions campaign;
   campaign.seed = f.seed;
   campaign.max_macs = options->max_macs;
+  // Large generated cases only where the decoder carries them (not under --max-macs).
+  campaign.check.limits.max_macs = LargeMacs(*options);
   for (int64_t i = 0; i < generate; ++i) {
     ConvCase c = CampaignCase(campaign, i);
     c.sut = options->suts[static_cast<size_t>(i) % options->suts.size()];

@@ -66,8 +66,9 @@ void AddCommonFlags(CLI::App* cmd, CommonFlags& f) {
   cmd->add_option("--time", f.seconds, "time budget in seconds")->check(kSeconds);
   cmd->add_option("--cases", f.cases, "stop after this many generated cases")->check(kCount);
   cmd->add_option("--max-macs", f.max_macs,
-                  "size cap of generated problems (multiply-adds); when given, also the limit of "
-                  "every case (default 2^32)")
+                  "size cap of generated problems (multiply-adds; default 200000, one case in "
+                  "twenty up to 20 times it); when given, also the limit of every case, large "
+                  "ones included (default 2^32)")
       ->check(kPositive);
   cmd->add_option("--max-elements", f.max_elements,
                   "limit on the elements of any one tensor of a case (default 2^26)")

@@ -66,6 +66,10 @@ ProblemSpace SpaceOf(const CampaignOptions& o) {
   ProblemSpace space;
   space.ranks = o.dims;
   space.max_macs = o.max_macs;
+  // Large cases (ProblemSpace::large_factor) stay under the limit of every case: with --max-macs
+  // given (it is then the limit too), there are none.
+  space.large_factor = std::min<int64_t>(
+      space.large_factor, o.check.limits.max_macs / std::max<int64_t>(o.max_macs, 1));
   space.channel_multiple = ChannelMultipleFor(o.suts);
   return space;
 }

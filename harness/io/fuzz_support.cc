@@ -4,9 +4,9 @@
 #include <cstdlib>
 
 #include "core/features.h"
+#include "harness/engine/tool_info.h"
 #include "harness/io/files.h"
 #include "harness/suts/sut_registry.h"
-#include "harness/engine/tool_info.h"
 #include "harness/suts/transform_sut.h"
 #include "oracles/torch_oracle.h"
 #include "reports/json_values.h"
@@ -29,12 +29,14 @@ Result<ByteDecoderOptions> FuzzDecoderOptions(const std::vector<std::string>& su
   const char* env_macs = std::getenv("CONVPARITY_FUZZ_MAX_MACS");
   if (max_macs > 0) {
     o.max_macs = max_macs;
+    o.large_factor = 1;  // --max-macs is then the limit of every case too
   } else if (env_macs != nullptr && env_macs[0] != '\0') {
     char* end = nullptr;
     const long long v = std::strtoll(env_macs, &end, 10);
     if (*end != '\0' || v < 1 || v > (int64_t{1} << 40))
       return Status::Invalid(std::string("CONVPARITY_FUZZ_MAX_MACS: expected a count from 1 to "
-                                         "2^40, got '") + env_macs + "'");
+                                         "2^40, got '") +
+                             env_macs + "'");
     o.max_macs = v;
   }
   return o;

@@ -38,8 +38,9 @@ ByteDecoderOptions GeneratorOptions() {
   return o;
 }
 
+// A single convolution may be large (LargeMacs); a chain's block stays under max_macs.
 bool WithinCaps(const ConvProblem& p, const ByteDecoderOptions& o) {
-  return p.macs() <= o.max_macs && NumElements(p.input_shape()) <= o.max_tensor_elements &&
+  return p.macs() <= LargeMacs(o) && NumElements(p.input_shape()) <= o.max_tensor_elements &&
          NumElements(p.output_shape()) <= o.max_tensor_elements &&
          NumElements(p.weight_shape()) <= o.max_tensor_elements;
 }
@@ -51,7 +52,7 @@ bool CaseWithinCaps(const ConvCase& c, const ByteDecoderOptions& o) {
   if (c.graph == GraphForm::kConv) return true;
   ByteDecoderOptions tensors = o;
   tensors.max_macs = INT64_MAX;
-  return WithinCaps(ResidualConv(c.problem), tensors) &&
+  return c.problem.macs() <= o.max_macs && WithinCaps(ResidualConv(c.problem), tensors) &&
          CaseGraphMacs(c.problem, GraphForm::kChain) <= o.max_macs;
 }
 
@@ -240,10 +241,10 @@ TEST(ByteDecoder, RandomBytesReachEveryFeature) {
     EXPECT_GE(seen[name], 5) << name << " in " << kInputs << " random inputs";
 }
 
-// The graph form is the last choice, made for graph SUTs only: an input that ends before it (one
-// written before chains existed) decodes to the conv it always did, and a chain whose block is over
-// the caps clamps to its conv.
-TEST(ByteDecoder, TheGraphFormIsTheLastChoiceAndClampsToConv) {
+// The graph form is the last choice but one, made for graph SUTs only, and the size class (large or
+// not) the last: an input that ends before them (one written before chains existed) decodes to
+// the conv it always did, and a chain whose block is over the caps clamps to its conv.
+TEST(ByteDecoder, TheGraphFormAndTheSizeClassAreTheLastChoicesAndChainsClampToConv) {
   ConvCase c;
   c.sut = kGraphSut;
   c.problem.in_channels = c.problem.out_channels = 4;
@@ -256,15 +257,28 @@ TEST(ByteDecoder, TheGraphFormIsTheLastChoiceAndClampsToConv) {
   const Result<std::string> conv = EncodeCase(c, Options());
   ASSERT_TRUE(conv.ok()) << conv.status().message();
   ASSERT_EQ(chain->size(), conv->size());
-  EXPECT_EQ(chain->substr(0, chain->size() - 1), conv->substr(0, conv->size() - 1));
-  EXPECT_EQ(chain->back(), '\x01');
-  EXPECT_EQ(DecodeCase(conv->substr(0, conv->size() - 1), Options()), c);  // an old input
+  const size_t n = conv->size();
+  EXPECT_EQ(chain->substr(0, n - 2), conv->substr(0, n - 2));
+  EXPECT_EQ((*chain)[n - 2], '\x01');
+  EXPECT_EQ(chain->back(), '\x00');                             // not large
+  EXPECT_EQ(DecodeCase(conv->substr(0, n - 2), Options()), c);  // an old input
 
   c.sut = kSuts[0];  // runs single convolutions: no graph choice at all
   const Result<std::string> kernel = EncodeCase(c, Options());
   ASSERT_TRUE(kernel.ok());
-  EXPECT_EQ(kernel->size(), conv->size() - 1);
-  EXPECT_EQ(DecodeCase(*kernel + '\x01', Options()).graph, GraphForm::kConv);
+  EXPECT_EQ(kernel->size(), n - 1);
+  EXPECT_EQ(DecodeCase(kernel->substr(0, n - 2) + '\x01', Options()).graph, GraphForm::kConv);
+
+  // A large case: over max_macs, under LargeMacs; its last byte says so, and without it the case
+  // is fitted to max_macs.
+  ConvCase big = c;
+  big.problem.in_channels = big.problem.out_channels = 64;  // 64·64·9·16 = 589824 MACs
+  const Result<std::string> large = EncodeCase(big, Options());
+  ASSERT_TRUE(large.ok()) << large.status().message();
+  EXPECT_EQ(large->back(), '\x13');  // the last of 20 values
+  EXPECT_EQ(DecodeCase(*large, Options()), big);
+  EXPECT_LE(DecodeCase(large->substr(0, large->size() - 1), Options()).problem.macs(),
+            Options().max_macs);
 
   // p alone: 4·4·9·16 = 2304 MACs; with the residual convolution 2304 + 4·4·9·16 = 4608.
   ByteDecoderOptions tight = Options();
@@ -278,11 +292,11 @@ TEST(ByteDecoder, TheGraphFormIsTheLastChoiceAndClampsToConv) {
 TEST(ByteDecoder, EncoderNamesWhatTheFormatCannotCarry) {
   ConvCase c;
   c.sut = kSuts[1];
-  c.problem.kernel[0] = c.problem.kernel[1] = 10;
-  c.problem.input[0] = c.problem.input[1] = 12;
+  c.problem.kernel[0] = c.problem.kernel[1] = 16;  // 2-D kernels go up to 15
+  c.problem.input[0] = c.problem.input[1] = 18;
   Result<std::string> bytes = EncodeCase(c, Options());
   ASSERT_FALSE(bytes.ok());
-  EXPECT_EQ(bytes.status().message(), "kernel=10 is outside the byte decoder's range [1, 9]");
+  EXPECT_EQ(bytes.status().message(), "kernel=16 is outside the byte decoder's range [1, 15]");
 
   c = ConvCase{};
   c.sut = "torch-f32";

@@ -193,7 +193,7 @@ RC_GTEST_PROP(ProblemGen, EveryUnfilteredProblemIsValidAndInsideTheDefaultSpace,
   const ConvProblem p = *GenProblemUnfiltered(space);
   const Status st = Validate(p);
   RC_ASSERT(st.ok());
-  RC_ASSERT(p.macs() <= space.max_macs);
+  RC_ASSERT(p.macs() <= LargeMacs(space));  // max_macs unless the case is large
   RC_ASSERT(InSpace(p, space));
 }
 
@@ -274,7 +274,13 @@ TEST(ProblemGen, InSpaceRejectsWhatTheSpaceExcludes) {
   space.max_kernel = 2;
   EXPECT_FALSE(InSpace(p, space));
   space = ProblemSpace{};
-  space.max_macs = 8;  // 9 MACs
+  space.max_macs = 8;  // 9 MACs: a large case (up to 160)
+  EXPECT_TRUE(InSpace(p, space));
+  space.large_percent = 0;
+  EXPECT_FALSE(InSpace(p, space));
+  space = ProblemSpace{};
+  space.max_macs = 8;
+  space.large_factor = 1;
   EXPECT_FALSE(InSpace(p, space));
   space = ProblemSpace{};
   p.bias = true;
