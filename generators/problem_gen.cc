@@ -130,7 +130,7 @@ rc::Gen<DimRecipe> GenDim(int rank, bool transposed, bool large, int64_t max_ker
   const bool big_bias = rank == 3 && transposed;
   return Chain(
       rc::gen::tuple(GenKernel(rank, max_kernel, big_bias), GenDilation(), GenStride(rank)),
-      [=](const KDS& kds) {
+      choices::Cached<KDS>([=](const KDS& kds) {
         DimRecipe base;
         std::tie(base.kernel, base.dilation, base.stride) = kds;
         const int64_t reach = base.dilation * (base.kernel - 1);  // dilated kernel − 1
@@ -161,21 +161,23 @@ rc::Gen<DimRecipe> GenDim(int rank, bool transposed, bool large, int64_t max_ker
         rc::Gen<int64_t> op = Pick<int64_t>({{50, Just<int64_t>(0)},
                                              {op_max > 0 ? 35 : 0, Just<int64_t>(op_max)},
                                              Range(15, 1, op_max)});
-        return Chain(op, [=](int64_t output_padding) {
-          // Cropping keeps the first input's last tap (position `reach`) in the output: pad_begin ≤
-          // reach here, pad_end ≤ (input − 1)·stride + output_padding by Assemble. So the output is
-          // never empty, nor entirely in the gaps between taps.
-          return rc::gen::map(
-              rc::gen::tuple(GenPadding(reach, reach + output_padding), GenExtent(rank, large)),
-              [base, output_padding](const std::tuple<std::pair<int64_t, int64_t>, int64_t>& t) {
-                DimRecipe r = base;
-                r.output_padding = output_padding;
-                std::tie(r.pad_begin, r.pad_end) = std::get<0>(t);
-                r.extent = std::get<1>(t);
-                return r;
-              });
-        });
-      });
+        return Chain(
+            op, choices::Cached<int64_t>([=](int64_t output_padding) {
+              // Cropping keeps the first input's last tap (position `reach`) in the output:
+              // pad_begin ≤ reach here, pad_end ≤ (input − 1)·stride + output_padding by Assemble.
+              // So the output is never empty, nor entirely in the gaps between taps.
+              return rc::gen::map(
+                  rc::gen::tuple(GenPadding(reach, reach + output_padding), GenExtent(rank, large)),
+                  [base,
+                   output_padding](const std::tuple<std::pair<int64_t, int64_t>, int64_t>& t) {
+                    DimRecipe r = base;
+                    r.output_padding = output_padding;
+                    std::tie(r.pad_begin, r.pad_end) = std::get<0>(t);
+                    r.extent = std::get<1>(t);
+                    return r;
+                  });
+            }));
+      }));
 }
 
 // The spatial dimensions as a list whose shrinks first drop dimensions (to every smaller allowed
@@ -220,6 +222,12 @@ rc::Shrinkable<std::vector<DimRecipe>> DimList(DimShrinkables dims, std::vector<
 // `ranks` ascending; 2-D weighted a little higher, as in real networks.
 rc::Gen<std::vector<DimRecipe>> GenDims(std::vector<int> ranks, bool transposed, bool large,
                                         std::array<int64_t, 4> max_kernel) {
+  // Made once, not per draw: making generators is most of a draw's cost.
+  std::vector<rc::Gen<DimRecipe>> dim_of_rank;  // by rank; rank 0 stands for ranks not drawn
+  for (int rank = 0; rank <= kMaxSpatialRank; ++rank) {
+    const int r = std::max(rank, 1);
+    dim_of_rank.push_back(GenDim(r, transposed, large, max_kernel[r]));
+  }
   return [=](const rc::Random& random, int size) {
     rc::Random r1 = random;
     rc::Random r2 = r1.split();
@@ -230,7 +238,7 @@ rc::Gen<std::vector<DimRecipe>> GenDims(std::vector<int> ranks, bool transposed,
     size_t index = 0;
     while (roll >= weight(ranks[index])) roll -= weight(ranks[index++]);
     const int rank = ranks[index];
-    const rc::Gen<DimRecipe> dim = GenDim(rank, transposed, large, max_kernel[rank]);
+    const rc::Gen<DimRecipe>& dim = dim_of_rank[rank];
     DimShrinkables dims;
     for (int i = 0; i < rank; ++i) dims.push_back(dim(r2.split(), size));
     return DimList(std::move(dims), ranks);
@@ -398,17 +406,23 @@ rc::Gen<ConvProblem> GenProblemUnfiltered(const ProblemSpace& space) {
   // Dependency chain: kind and size class → dimensions (rank → kernel → dilation → stride →
   // padding, output padding → sizes) → channels and layouts; FitToMacs then scales sizes down to
   // the cap.
+  // The rest of the recipe for each kind and size class, made once rather than per draw.
+  std::vector<rc::Gen<Recipe>> rest;  // index 2·transposed + large
+  for (int transposed = 0; transposed < 2; ++transposed) {
+    for (int is_large = 0; is_large < 2; ++is_large) {
+      rest.push_back(rc::gen::apply(
+          [transposed, is_large](std::vector<DimRecipe> dims, Channels channels, Layouts layouts) {
+            const int rank = static_cast<int>(dims.size());
+            return Recipe{rank, transposed == 1, is_large == 1, std::move(dims), channels, layouts};
+          },
+          GenDims(ranks, transposed == 1, is_large == 1, max_kernel),
+          GenChannels(channel_multiple, is_large == 1), GenLayouts(space, transposed == 1)));
+    }
+  }
   rc::Gen<Recipe> recipe =
-      Chain(rc::gen::tuple(kind, large), [=](const std::tuple<bool, bool>& kind_and_size) {
+      Chain(rc::gen::tuple(kind, large), [rest](const std::tuple<bool, bool>& kind_and_size) {
         const auto [transposed, is_large] = kind_and_size;
-        return rc::gen::apply(
-            [transposed, is_large](std::vector<DimRecipe> dims, Channels channels,
-                                   Layouts layouts) {
-              const int rank = static_cast<int>(dims.size());
-              return Recipe{rank, transposed, is_large, std::move(dims), channels, layouts};
-            },
-            GenDims(ranks, transposed, is_large, max_kernel),
-            GenChannels(channel_multiple, is_large), GenLayouts(space, transposed));
+        return rest[2 * (transposed ? 1 : 0) + (is_large ? 1 : 0)];
       });
   const int64_t max_macs = space.max_macs;
   return rc::gen::map(recipe, [max_macs, large_macs](const Recipe& r) {
@@ -429,8 +443,8 @@ int64_t LargeMacs(const ProblemSpace& space) {
 }
 
 rc::Gen<ConvProblem> GenProblem(const ProblemSpace& space) {
-  return rc::gen::suchThat(GenProblemUnfiltered(space),
-                           [space](const ConvProblem& p) { return InSpace(p, space); });
+  return choices::Memoized(rc::gen::suchThat(
+      GenProblemUnfiltered(space), [space](const ConvProblem& p) { return InSpace(p, space); }));
 }
 
 bool InSpace(const ConvProblem& p, const ProblemSpace& space) {

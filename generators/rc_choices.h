@@ -9,6 +9,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -21,10 +24,13 @@ namespace choices {
 // shrinkable: shrinking it regenerates the inner value from the same random stream (as mapcat
 // does), shrinking the inner value keeps the outer one. Terminates: every accepted shrink makes
 // (outer, inner) lexicographically smaller.
+// NOTE: values are computed once, when a node is made, and kept: RapidCheck's map and lambda
+// shrinkables compute theirs again on every value() call, and a problem's value is read several
+// times (the filter, the campaign), each time through every map of the recipe.
 template <typename T, typename U>
 rc::Shrinkable<U> ChainNode(rc::Shrinkable<T> outer, rc::Shrinkable<U> inner,
                             std::function<rc::Gen<U>(const T&)> next, rc::Random random, int size) {
-  auto value = [inner] { return inner.value(); };
+  auto value = [v = inner.value()] { return v; };
   auto shrinks = [outer, inner, next, random, size] {
     auto outer_shrinks = rc::seq::map(outer.shrinks(), [=](rc::Shrinkable<T>&& o) {
       rc::Shrinkable<U> regenerated = next(o.value())(random, size);
@@ -36,6 +42,25 @@ rc::Shrinkable<U> ChainNode(rc::Shrinkable<T> outer, rc::Shrinkable<U> inner,
     return rc::seq::concat(std::move(outer_shrinks), std::move(inner_shrinks));
   };
   return rc::shrinkable::lambda(std::move(value), std::move(shrinks));
+}
+
+// `next` with each generator it returns kept by argument: a chain's dependent generators are made
+// once per value of what they depend on (a few thousand kernel/dilation/stride triples at most),
+// not on every draw. Thread-safe: campaign workers draw from one generator.
+template <typename T, typename F>
+auto Cached(F next) {
+  using G = decltype(next(std::declval<T>()));
+  struct Cache {
+    std::mutex mu;
+    std::map<T, G> gens;
+  };
+  auto cache = std::make_shared<Cache>();
+  return [next, cache](const T& key) -> G {
+    std::lock_guard<std::mutex> lock(cache->mu);
+    auto it = cache->gens.find(key);
+    if (it == cache->gens.end()) it = cache->gens.emplace(key, next(key)).first;
+    return it->second;
+  };
 }
 
 // gen::mapcat with non-committing shrinks (see ChainNode).
@@ -65,11 +90,21 @@ using Options = std::vector<std::pair<int, rc::Gen<T>>>;
 // does not depend on earlier choices maps the same random roll to the same option when an
 // earlier choice shrinks, so the failing feature survives the shrink.
 template <typename T>
-rc::Gen<T> Pick(Options<T> options) {
+rc::Gen<T> Pick(Options<T> option_list) {
   uint64_t total = 0;
-  for (const auto& o : options) total += static_cast<uint64_t>(std::max(o.first, 0));
+  for (const auto& o : option_list) total += static_cast<uint64_t>(std::max(o.first, 0));
   if (total == 0) throw rc::GenerationFailure("Pick: no option with a positive weight");
-  return [options, total](const rc::Random& random, int size) {
+  // Shared, not copied into every draw and every shrink: drawing is most of a campaign's
+  // generation time.
+  auto options = std::make_shared<const Options<T>>(std::move(option_list));
+  auto shrink_index = [options](size_t i) {
+    return rc::seq::filter(rc::shrink::towards<size_t>(i, 0),
+                           [options](size_t j) { return (*options)[j].first > 0; });
+  };
+  std::function<rc::Gen<T>(const size_t&)> option = [options](size_t i) {
+    return (*options)[i].second;
+  };
+  return [options, total, shrink_index, option](const rc::Random& random, int size) {
     rc::Random r1 = random;
     rc::Random r2 = r1.split();
     // Multiply-shift rather than modulo: when weights change a little (an earlier choice shrank)
@@ -78,20 +113,28 @@ rc::Gen<T> Pick(Options<T> options) {
         static_cast<uint64_t>((static_cast<unsigned __int128>(r1.next()) * total) >> 64);
     size_t index = 0;
     for (;; ++index) {
-      const uint64_t w = static_cast<uint64_t>(std::max(options[index].first, 0));
+      const uint64_t w = static_cast<uint64_t>(std::max((*options)[index].first, 0));
       if (roll < w) break;
       roll -= w;
     }
-    auto shrink_index = [options](size_t i) {
-      return rc::seq::filter(rc::shrink::towards<size_t>(i, 0),
-                             [options](size_t j) { return options[j].first > 0; });
-    };
-    std::function<rc::Gen<T>(const size_t&)> option = [options](size_t i) {
-      return options[i].second;
-    };
     rc::Shrinkable<size_t> chosen = rc::shrinkable::shrinkRecur(index, shrink_index);
-    return ChainNode<size_t, T>(chosen, options[index].second(r2, size), option, r2, size);
+    return ChainNode<size_t, T>(chosen, (*options)[index].second(r2, size), option, r2, size);
   };
+}
+
+// `gen` with each value computed once per shrinkable, its shrinks likewise (see ChainNode's NOTE).
+template <typename T>
+rc::Shrinkable<T> MemoizedNode(const rc::Shrinkable<T>& s) {
+  return rc::shrinkable::lambda(
+      [v = s.value()] { return v; },
+      [s] {
+        return rc::seq::map(s.shrinks(), [](rc::Shrinkable<T>&& x) { return MemoizedNode(x); });
+      });
+}
+
+template <typename T>
+rc::Gen<T> Memoized(rc::Gen<T> gen) {
+  return [gen](const rc::Random& random, int size) { return MemoizedNode(gen(random, size)); };
 }
 
 // Uniform in [lo, hi] whatever the size; shrinks toward lo.
