@@ -10,14 +10,11 @@ namespace convparity {
 
 enum class StatusCode {
   kOk,
-  kInvalid,        // not a legal convolution / malformed input (user error, exit 2)
-  kUnsupported,    // legal, but a system under test declines it (verdict: skipped)
-  kLimit,          // over a configured size limit (user error, exit 2)
-  kInternal,       // a bug of the harness (exit 3)
-  kBrokenPromise,  // a transform kept the graph's meaning but not its structural promise
-  kShapeMismatch,  // a system under test made a result of another shape (a ConvBuffers result
-                   // cannot)
-  kTimedOut,       // a system under test gave no answer in time (an exec: child; verdict: hung)
+  kInvalid,      // not a legal convolution / malformed input (user error, exit 2)
+  kUnsupported,  // legal, but a system under test declines it (verdict: skipped)
+  kLimit,        // over a configured size limit (user error, exit 2)
+  kInternal,     // a bug of the harness (exit 3)
+  kTimedOut,     // a system under test gave no answer in time (an exec: child; verdict: hung)
 };
 
 class Status {

@@ -1,9 +1,11 @@
 // The interface every system under test implements: our kernels, transform pipelines, plugins,
-// ATen's own float32 paths and the known-bug reproductions.
+// ATen's own float32 paths and the known-bug reproductions; and the one of SUTs that run graphs.
 #pragma once
 
+#include <optional>
 #include <string>
 
+#include "core/conv_case.h"
 #include "core/conv_problem.h"
 #include "core/status.h"
 #include "core/verdict.h"
@@ -19,7 +21,8 @@ struct ConvBuffers {
   const float* grad_output = nullptr;  // dy       (bwd_data, bwd_weight)
   float* result = nullptr;             // y, dx or dw; poisoned with NaN before the call
   // A chain case (core/graph.h ChainGraph) also binds %w2, in WeightMemoryOrder(ResidualConv(p));
-  // the result is then the block's. Only SUTs that RunsGraphs() get chain cases.
+  // the result is then the block's. Only SUTs that RunsGraphs() get chain cases, and a GraphSut
+  // is told the case's form, not left to infer it from this pointer.
   const float* chain_weight = nullptr;
 };
 
@@ -30,11 +33,44 @@ class ConvSut {
   // Ok; Unsupported(reason) when it declines the configuration (verdict: skipped); anything else is
   // an error of the system under test.
   virtual Status Run(const ConvProblem& p, Direction direction, const ConvBuffers& buffers) = 0;
-  // True for SUTs that run graphs (transform pipelines): they take chain cases as well.
+  // True for SUTs that run graphs (GraphSut, below): they take chain cases as well.
   virtual bool RunsGraphs() const { return false; }
   // After Run returned Ok: what the SUT says about that run (the implementation it used, whether
   // the result is inexact). Empty by default.
   virtual RunNotes LastRunNotes() const { return {}; }
+};
+
+// How a graph SUT's run ended: as ConvSut::Run's status says (Ok: the result is written), or in a
+// verdict the SUT reached on its own before any result, `status` then saying why.
+struct GraphRun {
+  GraphRun(Status s = Status::Ok()) : status(std::move(s)) {}  // NOLINT: a status is a run's end
+  static GraphRun Ended(Verdict v, std::string why) {
+    GraphRun run(Status::Internal(std::move(why)));
+    run.verdict = v;
+    return run;
+  }
+
+  Status status;
+  std::optional<Verdict> verdict;  // kBrokenPromise or kShapeMismatch
+};
+
+// A system under test that runs graphs (transform pipelines): it takes chain cases (buffers with
+// a chain_weight) as well as single convolutions, and its run may end in a verdict of its own:
+// the graph it made broke a pass's structural promise, or computes a result of another shape.
+class GraphSut : public ConvSut {
+ public:
+  bool RunsGraphs() const final { return true; }
+  // The graph of `form` built from `p` (core/graph.h CaseGraph), in `direction`.
+  virtual GraphRun RunGraph(const ConvProblem& p, GraphForm form, Direction direction,
+                            const ConvBuffers& buffers) = 0;
+  // For callers that see a ConvSut: the form is the buffers' (a chain_weight makes it a chain),
+  // and a verdict of its own is an error that names it.
+  Status Run(const ConvProblem& p, Direction direction, const ConvBuffers& buffers) final {
+    const GraphForm form = buffers.chain_weight ? GraphForm::kChain : GraphForm::kConv;
+    GraphRun run = RunGraph(p, form, direction, buffers);
+    if (!run.verdict) return run.status;
+    return Status::Internal(std::string(VerdictName(*run.verdict)) + ": " + run.status.message());
+  }
 };
 
 }  // namespace convparity

@@ -20,7 +20,7 @@
 #include "harness/io/benchdnn_import.h"
 #include "harness/io/fuzz_support.h"
 #include "harness/plugin/plugin_sut.h"
-#include "harness/suts/transform_sut.h"
+#include "harness/suts/sut_registry.h"
 #include "reports/json_values.h"
 #include "reports/summary_json.h"
 

@@ -34,7 +34,7 @@ namespace convparity {
 struct ByteDecoderOptions {
   // The case's SUT is one of these, chosen by a byte. Empty: the case keeps ConvCase's default SUT.
   std::vector<std::string> suts;
-  // Whether a SUT runs graphs (transform pipelines; harness/suts/transform_sut.h RunsGraphs): the
+  // Whether a SUT runs graphs (transform pipelines; harness/suts/sut_registry.h RunsGraphs): the
   // cases of those SUTs choose their graph form, conv or chain. Null: no SUT does, every case is a
   // conv. A predicate, not a list: generators/ knows no SUT; the harness fills it
   // (FuzzDecoderOptions).

@@ -9,8 +9,7 @@
 #include "harness/engine/tool_info.h"
 #include "harness/io/files.h"
 #include "harness/suts/sut_config.h"
-#include "harness/suts/transform_sut.h"
-#include "oracles/torch_oracle.h"
+#include "harness/suts/sut_registry.h"
 #include "reports/json_values.h"
 #include "reports/report_json.h"
 #include "reports/summary_json.h"
@@ -49,14 +48,12 @@ int RunFuzz(const CommonFlags& f, const CheckContext& context) {
   CampaignHooks hooks;
   hooks.on_new_bucket = [&](const Finding& found) {
     Finding finding = found;
-    AddTransformGraphs(finding);  // a transform finding's report and case show its graphs
+    DescribeFinding(finding);  // e.g. a transform finding's report and case show its graphs
     Result<std::string> case_path = WriteCaseFile(corpus, finding.minimized);
     if (!case_path.ok()) io_error = case_path.status();
     const std::string report_path = f.out + "/reports/" + ReportFileName(finding);
     const std::string case_file = case_path.ok() ? *case_path : CaseFileName(finding.minimized);
-    ToolInfo with_backend = tool;
-    with_backend.oracle_backend = TorchOracle::Backend(finding.minimized.problem);
-    nlohmann::json report = ReportJson(finding, with_backend, case_file);
+    nlohmann::json report = ReportJson(finding, ToolInfoFor(finding.minimized.problem), case_file);
     // A SUT that is a mapped name or loads code needs the same flags to be made again.
     const std::string sut_flags = ProcessSutConfig().ReproFlags(finding.minimized.sut);
     for (const char* key : {"command", "descriptor_command"})

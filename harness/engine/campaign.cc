@@ -17,10 +17,10 @@
 #include "core/prng.h"
 #include "generators/problem_gen.h"
 #include "harness/engine/case_runner.h"
+#include "harness/engine/case_schedule.h"
 #include "harness/engine/shrink_search.h"
 #include "harness/engine/summary_counts.h"
 #include "harness/suts/sut_registry.h"
-#include "harness/suts/transform_sut.h"
 #include "reports/report_json.h"
 
 namespace convparity {

@@ -121,7 +121,8 @@ Result<RefTensor> MagnitudeOf(const PreparedCase& prep) {
 
 }  // namespace
 
-SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs& inputs) {
+SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs& inputs,
+              GraphForm form) {
   const std::vector<float> x = ToMemoryOrder(inputs.input, DataMemoryOrder(p));
   const std::vector<float> w = ToMemoryOrder(inputs.weight, WeightMemoryOrder(p));
   const std::vector<float> dy = ToMemoryOrder(inputs.grad_output, DataMemoryOrder(p));
@@ -141,7 +142,13 @@ SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs&
   SutRun run;
   Stopwatch clock;
   try {
-    run.status = sut.Run(p, d, buffers);
+    if (auto* graph_sut = dynamic_cast<GraphSut*>(&sut)) {
+      GraphRun graph_run = graph_sut->RunGraph(p, form, d, buffers);
+      run.status = std::move(graph_run.status);
+      run.verdict = graph_run.verdict;
+    } else {
+      run.status = sut.Run(p, d, buffers);
+    }
     if (run.status.ok()) run.notes = sut.LastRunNotes();
   } catch (const std::exception& e) {
     run.status = Status::Internal(std::string("exception: ") + e.what());
@@ -228,17 +235,17 @@ CaseOutcome RunPrepared(const PreparedCase& prep, ConvSut& sut) {
                                       " runs single convolutions; a chain case needs "
                                       "a SUT that runs graphs (transform:…)");
 
-  const SutRun run = RunSut(sut, p, d, prep.inputs);
+  const SutRun run = RunSut(sut, p, d, prep.inputs, prep.c.graph);
   // The SUT's time is its own call's; converting the inputs to its layouts and its result back is
   // the harness's, counted with the comparison.
   out.timing.compare = clock.Lap() - run.seconds;
   out.timing.sut = run.seconds;
   if (run.status.code() == StatusCode::kUnsupported)
     return end(Verdict::kSkipped, run.status.message());
-  if (run.status.code() == StatusCode::kBrokenPromise)
+  if (run.verdict == Verdict::kBrokenPromise)
     return end(Verdict::kBrokenPromise, sut.name() + " broke a promise: " + run.status.message());
-  if (run.status.code() == StatusCode::kShapeMismatch)
-    return end(Verdict::kShapeMismatch, sut.name() + ": " + run.status.message());
+  if (run.verdict)  // a result of another shape
+    return end(*run.verdict, sut.name() + ": " + run.status.message());
   if (run.status.code() == StatusCode::kTimedOut)
     return end(Verdict::kHung, sut.name() + ": " + run.status.message());
   if (!run.status.ok())

@@ -18,14 +18,18 @@ namespace convparity {
 
 // Runs `sut` the way a check does: inputs in the problem's memory layouts, the result poisoned with
 // NaN beforehand (judge.h), exceptions turned into errors. The result comes back in logical order.
-// Inputs with a chain_weight make it a chain case (ConvBuffers::chain_weight).
+// A chain case's inputs carry its second weight (ConvBuffers::chain_weight).
 struct SutRun {
   Status status;
+  // A graph SUT's own verdict (GraphRun): broken_promise, shape_mismatch; `status` says why.
+  std::optional<Verdict> verdict;
   HostTensor result;
   RunNotes notes;      // the SUT's LastRunNotes() when it succeeded
   double seconds = 0;  // the SUT's own call, without the layout conversions around it
 };
-SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs& inputs);
+// `form` is what a GraphSut is asked to build (a chain's inputs carry its second weight).
+SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs& inputs,
+              GraphForm form = GraphForm::kConv);
 
 // The part of a case every SUT shares: its inputs and the oracle's answer, computed once.
 struct PreparedCase {

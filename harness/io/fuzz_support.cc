@@ -7,8 +7,6 @@
 #include "harness/engine/tool_info.h"
 #include "harness/io/files.h"
 #include "harness/suts/sut_registry.h"
-#include "harness/suts/transform_sut.h"
-#include "oracles/torch_oracle.h"
 #include "reports/json_values.h"
 #include "reports/report_json.h"
 
@@ -71,11 +69,10 @@ std::string FuzzOutDir() {
 Result<std::string> WriteFuzzFinding(const std::string& out, const ConvCase& c,
                                      const CaseOutcome& outcome) {
   Finding f{c, outcome, c, outcome, {}, BucketSignature(c, outcome.verdict)};
-  AddTransformGraphs(f);  // a transform SUT's case carries its pipeline and graph
+  DescribeFinding(f);  // e.g. a transform SUT's case carries its pipeline and graph
   Result<std::string> case_path = WriteCaseFile(out + "/corpus", f.minimized);
   if (!case_path.ok()) return case_path.status();
-  ToolInfo tool = CurrentToolInfo();
-  tool.oracle_backend = TorchOracle::Backend(c.problem);
+  const ToolInfo tool = ToolInfoFor(c.problem);
   const std::string report_path = out + "/reports/" + ReportFileName(f);
   CP_RETURN_IF_ERROR(
       WriteFileAtomically(report_path, JsonFileText(ReportJson(f, tool, *case_path))));

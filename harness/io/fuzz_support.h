@@ -17,7 +17,7 @@ namespace convparity {
 // The decoder's SUTs: `suts` when given; else $CONVPARITY_FUZZ_SUT (comma-separated names, e.g.
 // known-bug:tvm-9465); else our own kernels. Its MAC cap: `max_macs` when > 0; else
 // $CONVPARITY_FUZZ_MAX_MACS; else ByteDecoderOptions' default. Which SUTs run graphs (and so take
-// chain cases): harness/suts/transform_sut.h RunsGraphs. Invalid on a malformed variable.
+// chain cases): harness/suts/sut_registry.h RunsGraphs. Invalid on a malformed variable.
 Result<ByteDecoderOptions> FuzzDecoderOptions(const std::vector<std::string>& suts = {},
                                               int64_t max_macs = 0);
 

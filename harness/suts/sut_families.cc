@@ -89,6 +89,8 @@ SutFamily KnownBugFamily() {
                                          : bug.summary});
     return all;
   };
+  f.runs_graphs = [](const std::string& sut) { return !TransformSutOf(sut).empty(); };
+  f.describe_finding = AddTransformGraphs;
   return f;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/features.h"
 #include "core/status.h"
 #include "core/sut.h"
 
@@ -33,6 +34,18 @@ struct SutFamily {
   std::function<std::vector<std::string>()> default_members = [] {
     return std::vector<std::string>{};
   };
+  // Besides those: the members a default campaign checks case `index` of run `seed` against
+  // alone (a transform pipeline drawn from the two).
+  std::function<std::vector<std::string>(uint64_t seed, int64_t index)> case_members =
+      [](uint64_t, int64_t) { return std::vector<std::string>{}; };
+  // Whether a member runs graphs (a GraphSut, core/sut.h), known from its name alone: such
+  // members take chain cases.
+  std::function<bool(const std::string& sut)> runs_graphs = [](const std::string&) {
+    return false;
+  };
+  // Adds what a member knows of its own finding to it, for its report and case file (a transform
+  // pipeline: its steps and its graphs before and after). Nothing by default.
+  std::function<void(Finding& f)> describe_finding = [](Finding&) {};
 };
 
 // The families, in the order `convparity list` shows them.

@@ -30,4 +30,20 @@ Result<std::unique_ptr<ConvSut>> MakeSut(const std::string& name) {
   return Status::Invalid("unknown system under test '" + name + "' (see `convparity list`)");
 }
 
+std::vector<std::string> DefaultCaseSuts(uint64_t seed, int64_t index) {
+  std::vector<std::string> names;
+  for (const SutFamily& family : SutFamilies())
+    for (std::string& name : family.case_members(seed, index)) names.push_back(std::move(name));
+  return names;
+}
+
+bool RunsGraphs(const std::string& sut) {
+  const SutFamily* family = FamilyOf(sut);
+  return family && family->runs_graphs(sut);
+}
+
+void DescribeFinding(Finding& f) {
+  if (const SutFamily* family = FamilyOf(f.minimized.sut)) family->describe_finding(f);
+}
+
 }  // namespace convparity

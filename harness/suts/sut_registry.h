@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/features.h"
 #include "core/status.h"
 #include "core/sut.h"
 
@@ -20,6 +21,17 @@ std::vector<std::pair<std::string, std::string>> ListSuts();
 // Resolves `name` through ProcessSutConfig() first (harness/suts/sut_config.h). Makes what it is
 // told: whether a case file may name a SUT is the callers' gate (CheckCaseSutsAllowed).
 Result<std::unique_ptr<ConvSut>> MakeSut(const std::string& name);
+// The SUTs a default campaign adds to case `index` of run `seed` alone (SutFamily::case_members).
+std::vector<std::string> DefaultCaseSuts(uint64_t seed, int64_t index);
+
+// Whether the SUT a name makes runs graphs (transform pipelines, known transform bugs): it takes
+// chain cases (ConvSut::RunsGraphs). Decided by the name's family, without making the SUT.
+bool RunsGraphs(const std::string& sut);
+
+// Lets the family of the finding's SUT describe it (SutFamily::describe_finding): a transform
+// finding's report and case then show its pipeline and graphs.
+void DescribeFinding(Finding& f);
+
 // The channel multiple a campaign over `suts` should also draw (ProblemSpace::channel_multiple):
 // the largest any of them asks for, 0 for none.
 int64_t ChannelMultipleFor(const std::vector<std::string>& suts);

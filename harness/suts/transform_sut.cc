@@ -34,15 +34,16 @@ Result<Pipeline> ParsePipeline(const std::string& sut) {
   std::vector<std::string> names;
   for (size_t start = 0;;) {
     const size_t comma = list.find(',', start);
-    names.push_back(list.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    names.push_back(
+        list.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
   for (size_t k = 0; k < names.size(); ++k) {
     const std::string& name = names[k];
     if (name.empty())
-      return Status::Invalid("transform pipeline '" + sut + "' has an empty pass name at position " +
-                             std::to_string(k + 1));
+      return Status::Invalid("transform pipeline '" + sut +
+                             "' has an empty pass name at position " + std::to_string(k + 1));
     if (k == 0 && FindGradient(name)) {
       pipeline.gradient = FindGradient(name);
       continue;
@@ -55,7 +56,8 @@ Result<Pipeline> ParsePipeline(const std::string& sut) {
     pipeline.passes.push_back(pass);
   }
   if (!pipeline.gradient) pipeline.gradient = FindGradient(kDefaultGradient);
-  if (!pipeline.gradient) return Status::Internal("no gradient named '" + std::string(kDefaultGradient) + "'");
+  if (!pipeline.gradient)
+    return Status::Internal("no gradient named '" + std::string(kDefaultGradient) + "'");
   return pipeline;
 }
 
@@ -83,10 +85,17 @@ ConvProblem GraphProblem(const ConvProblem& p, Direction d) {
   return q;
 }
 
+// The graph a pipeline made, and the promise its last pass broke, if one did (the passes stop
+// there).
+struct BuiltGraph {
+  Graph graph;
+  std::string broken_promise;  // "<pass>: <what>"; empty: every promise held
+};
+
 // Builds the graph the pipeline runs: the case's graph, gradient, frozen weights, the passes with
 // their promises checked. `buffers`: the values of frozen vars (null: zeros, for the text only).
-Result<Graph> BuildGraph(const Pipeline& pl, const ConvProblem& p, Direction d, GraphForm form,
-                         const ConvBuffers* buffers, Graph* forward_out = nullptr) {
+Result<BuiltGraph> BuildGraph(const Pipeline& pl, const ConvProblem& p, Direction d, GraphForm form,
+                              const ConvBuffers* buffers, Graph* forward_out = nullptr) {
   const ConvProblem q = GraphProblem(p, d);
   Graph g = CaseGraph(q, form, NeedsMultiplierWeights(pl));
   CP_RETURN_IF_ERROR(InferShapes(g).WithContext("the forward graph"));
@@ -122,24 +131,25 @@ Result<Graph> BuildGraph(const Pipeline& pl, const ConvProblem& p, Direction d, 
     CP_RETURN_IF_ERROR(pass->run(g).WithContext(pass->name));
     CP_RETURN_IF_ERROR(InferShapes(g).WithContext("after " + pass->name));
     if (Status kept = pass->check_promise(before, g); !kept.ok())
-      return Status(StatusCode::kBrokenPromise, pass->name + ": " + kept.message());
+      return BuiltGraph{std::move(g), pass->name + ": " + kept.message()};
   }
-  return g;
+  return BuiltGraph{std::move(g), ""};
 }
 
-class TransformSut : public ConvSut {
+class TransformSut : public GraphSut {
  public:
   TransformSut(std::string name, Pipeline pipeline)
       : name_(std::move(name)), pipeline_(std::move(pipeline)) {}
   std::string name() const override { return name_; }
-  bool RunsGraphs() const override { return true; }
 
-  Status Run(const ConvProblem& p, Direction d, const ConvBuffers& buffers) override {
+  GraphRun RunGraph(const ConvProblem& p, GraphForm form, Direction d,
+                    const ConvBuffers& buffers) override {
     CP_RETURN_IF_ERROR(Validate(p));
-    const GraphForm form = buffers.chain_weight ? GraphForm::kChain : GraphForm::kConv;
-    Result<Graph> graph = BuildGraph(pipeline_, p, d, form, &buffers);
-    if (!graph.ok()) return graph.status();
-    const Graph& g = *graph;
+    Result<BuiltGraph> built = BuildGraph(pipeline_, p, d, form, &buffers);
+    if (!built.ok()) return built.status();
+    if (!built->broken_promise.empty())
+      return GraphRun::Ended(Verdict::kBrokenPromise, built->broken_promise);
+    const Graph& g = built->graph;
     const std::vector<std::pair<std::string, VarSource>> sources{
         {"x", {buffers.input, NumElements(p.input_shape())}},
         {"w", {buffers.weight, NumElements(p.weight_shape())}},
@@ -172,14 +182,14 @@ class TransformSut : public ConvSut {
     const HostTensor& r = (*out)[0];
     // The weight gradient of a multiplier-represented weight has the groups form's memory.
     if (r.shape != want && NumElements(r.shape) != NumElements(want))
-      return Status(StatusCode::kShapeMismatch, "the transformed graph's output has shape " +
-                                                    ShapeText(r.shape) + ", expected " +
-                                                    ShapeText(want));
+      return GraphRun::Ended(Verdict::kShapeMismatch, "the transformed graph's output has shape " +
+                                                          ShapeText(r.shape) + ", expected " +
+                                                          ShapeText(want));
     if (r.shape != want && !(d == Direction::kBackwardWeight && HasMultiplierRepresentation(p) &&
                              NeedsMultiplierWeights(pipeline_)))
-      return Status(StatusCode::kShapeMismatch, "the transformed graph's output has shape " +
-                                                    ShapeText(r.shape) + ", expected " +
-                                                    ShapeText(want));
+      return GraphRun::Ended(Verdict::kShapeMismatch, "the transformed graph's output has shape " +
+                                                          ShapeText(r.shape) + ", expected " +
+                                                          ShapeText(want));
     std::copy(r.values.begin(), r.values.end(), buffers.result);
     return Status::Ok();
   }
@@ -209,8 +219,8 @@ Result<std::unique_ptr<ConvSut>> MakeTransformSut(const std::string& name,
       new TransformSut(display_name.empty() ? name : display_name, std::move(pl).value()));
 }
 
-Result<TransformGraphs> DescribeTransform(const std::string& sut, const ConvProblem& p,
-                                          Direction d, GraphForm form) {
+Result<TransformGraphs> DescribeTransform(const std::string& sut, const ConvProblem& p, Direction d,
+                                          GraphForm form) {
   const std::string name = TransformSutOf(sut);
   Result<Pipeline> pl = ParsePipeline(name.empty() ? sut : name);
   if (!pl.ok()) return pl.status();
@@ -218,17 +228,18 @@ Result<TransformGraphs> DescribeTransform(const std::string& sut, const ConvProb
   if (d != Direction::kForward) t.pipeline.push_back(pl->gradient->name);
   for (const PassInfo* pass : pl->passes) t.pipeline.push_back(pass->name);
   Graph forward;
-  Result<Graph> after = BuildGraph(*pl, p, d, form, nullptr, &forward);
+  Result<BuiltGraph> after = BuildGraph(*pl, p, d, form, nullptr, &forward);
   t.before = GraphText(forward);
-  t.after = after.ok() ? GraphText(*after) : "(no graph: " + after.status().message() + ")\n";
+  const std::string no_graph = !after.ok() ? after.status().message() : after->broken_promise;
+  t.after = no_graph.empty() ? GraphText(after->graph) : "(no graph: " + no_graph + ")\n";
   return t;
 }
 
 void AddTransformGraphs(Finding& f) {
   const std::string sut = TransformSutOf(f.minimized.sut);
   if (sut.empty()) return;
-  Result<TransformGraphs> t = DescribeTransform(sut, f.minimized.problem, f.minimized.direction,
-                                                f.minimized.graph);
+  Result<TransformGraphs> t =
+      DescribeTransform(sut, f.minimized.problem, f.minimized.direction, f.minimized.graph);
   if (!t.ok()) return;
   f.transform_pipeline = t->pipeline;
   f.graph_before = t->before;
@@ -280,8 +291,6 @@ std::string RandomTransformSut(uint64_t seed, int64_t index) {
   return name;
 }
 
-bool RunsGraphs(const std::string& sut) { return !TransformSutOf(sut).empty(); }
-
 SutFamily TransformFamily() {
   SutFamily f;
   f.name = "transform";
@@ -293,29 +302,17 @@ SutFamily TransformFamily() {
       if (t.find(',') != std::string::npos)
         all.push_back(
             {t, "a transform pipeline run on our kernels (any passes below, comma-separated)"});
-    for (const auto& [pass, what] : ListTransforms()) all.push_back({kTransformSutPrefix + pass, what});
+    for (const auto& [pass, what] : ListTransforms())
+      all.push_back({kTransformSutPrefix + pass, what});
     return all;
   };
   f.default_members = DefaultTransformSuts;
+  f.case_members = [](uint64_t seed, int64_t index) {
+    return std::vector<std::string>{RandomTransformSut(seed, index)};
+  };
+  f.runs_graphs = [](const std::string&) { return true; };
+  f.describe_finding = AddTransformGraphs;
   return f;
-}
-
-GraphForm CampaignGraphForm(const ConvProblem& p, const std::vector<std::string>& suts,
-                            int64_t max_macs, int64_t index) {
-  const bool graphs = std::any_of(suts.begin(), suts.end(), RunsGraphs);
-  return graphs && index % kChainEvery == kChainEvery - 1 &&
-                 CaseGraphMacs(p, GraphForm::kChain) <= max_macs
-             ? GraphForm::kChain
-             : GraphForm::kConv;
-}
-
-std::vector<std::string> CampaignCaseSuts(const std::vector<std::string>& suts, bool default_suts,
-                                          uint64_t seed, int64_t index, GraphForm form) {
-  std::vector<std::string> all;
-  for (const std::string& sut : suts)
-    if (form == GraphForm::kConv || RunsGraphs(sut)) all.push_back(sut);
-  if (default_suts) all.push_back(RandomTransformSut(seed, index));
-  return all;
 }
 
 }  // namespace convparity

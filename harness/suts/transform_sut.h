@@ -28,23 +28,25 @@ bool IsTransformSutName(const std::string& name);
 // weights (%w, a chain's %w2) and the bias become constants, as frozen weights are, when the
 // pipeline folds constants and the direction does not differentiate them; a depthwise problem with
 // a multiplier gets its weight in the multiplier representation when the pipeline canonicalizes
-// depthwise weights. A broken promise is StatusCode::kBrokenPromise (verdict broken_promise).
-// kInvalid for an unknown or empty pipeline.
-// `display_name` is the name the SUT reports (e.g. known-bug:tvm-9954); empty: `name`.
+// depthwise weights. The SUT is a GraphSut (core/sut.h): a broken promise ends its run with the
+// verdict broken_promise, an output of another shape with shape_mismatch. kInvalid for an unknown
+// or empty pipeline. `display_name` is the name the SUT reports (e.g. known-bug:tvm-9954); empty:
+// `name`.
 Result<std::unique_ptr<ConvSut>> MakeTransformSut(const std::string& name,
                                                   const std::string& display_name = "");
 
-// The graph a pipeline starts from (the case's graph: core/graph.h CaseGraph) and the graph it runs, as
-// text (core/graph_printer.h), with the pipeline's steps (the gradient first for backward
+// The graph a pipeline starts from (the case's graph: core/graph.h CaseGraph) and the graph it
+// runs, as text (core/graph_printer.h), with the pipeline's steps (the gradient first for backward
 // directions). For reports of transform findings.
 struct TransformGraphs {
   std::vector<std::string> pipeline;
   std::string before, after;
 };
-Result<TransformGraphs> DescribeTransform(const std::string& sut, const ConvProblem& p,
-                                          Direction d, GraphForm form = GraphForm::kConv);
+Result<TransformGraphs> DescribeTransform(const std::string& sut, const ConvProblem& p, Direction d,
+                                          GraphForm form = GraphForm::kConv);
 // Adds the graph texts and the case's `transform` field (pipeline and starting graph) to a
-// finding of a transform SUT (known-bug aliases included); leaves any other finding alone.
+// finding of a transform SUT (known-bug aliases included); leaves any other finding alone. The
+// transform and known-bug families' describe_finding (sut_registry.h DescribeFinding).
 void AddTransformGraphs(Finding& f);
 
 // The transform SUT a name stands for: itself, or the pipeline of a known transform bug; "" for
@@ -57,19 +59,5 @@ std::vector<std::pair<std::string, std::string>> ListTransforms();
 // A pipeline of 1–3 distinct correct passes in random order, drawn from (seed, case index) alone,
 // as a SUT name.
 std::string RandomTransformSut(uint64_t seed, int64_t index);
-// Whether the SUT a name makes runs graphs (transform pipelines, known transform bugs): it takes
-// chain cases (ConvSut::RunsGraphs).
-bool RunsGraphs(const std::string& sut);
-// A campaign makes every kChainEvery-th case a chain (core/graph.h ChainGraph) when one of its SUTs
-// runs graphs and the block's multiply-adds stay within `max_macs`.
-constexpr int64_t kChainEvery = 4;
-GraphForm CampaignGraphForm(const ConvProblem& p, const std::vector<std::string>& suts,
-                            int64_t max_macs, int64_t index);
-// The SUTs a campaign checks case `index` against: `suts`, and when they are the default set (the
-// user named none) also RandomTransformSut(seed, index). A chain case goes only to those that run
-// graphs.
-std::vector<std::string> CampaignCaseSuts(const std::vector<std::string>& suts, bool default_suts,
-                                          uint64_t seed, int64_t index,
-                                          GraphForm form = GraphForm::kConv);
 
 }  // namespace convparity

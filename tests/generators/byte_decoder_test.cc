@@ -18,7 +18,7 @@ namespace convparity {
 namespace {
 
 // The last one runs graphs (its cases may be chains); the harness's own predicate is
-// harness/suts/transform_sut.h RunsGraphs, which unit_tests do not link.
+// harness/suts/sut_registry.h RunsGraphs, which unit_tests do not link.
 const std::vector<std::string> kSuts{"direct", "direct-reverse", "known-bug:tvm-9465",
                                      "transform:legalize"};
 const std::string& kGraphSut = kSuts.back();

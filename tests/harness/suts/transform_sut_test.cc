@@ -1,22 +1,24 @@
-// Transform pipelines as systems under test (harness/suts/transform_sut.h): every correct pass keeps the
-// meaning of the graph it rewrites, checked against the float64 oracle in all three directions and
-// in exact and random mode; broken promises and the historical transform bugs are caught.
+// Transform pipelines as systems under test (harness/suts/transform_sut.h): every correct pass
+// keeps the meaning of the graph it rewrites, checked against the float64 oracle in all three
+// directions and in exact and random mode; broken promises and the historical transform bugs are
+// caught.
 #include "harness/suts/transform_sut.h"
-#include "kernels/known_bugs/known_bugs.h"
-
-#include <algorithm>
-#include <cstdio>
 
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
+
 #include "core/descriptor.h"
 #include "generators/problem_gen.h"
 #include "harness/engine/campaign.h"
+#include "harness/engine/case_schedule.h"
 #include "harness/engine/check_case.h"
 #include "harness/suts/sut_registry.h"
 #include "kernels/graph/passes.h"
+#include "kernels/known_bugs/known_bugs.h"
 #include "reports/report_json.h"
 
 namespace convparity {
@@ -100,11 +102,13 @@ TEST_P(EveryPass, AgreesWithTheOracleOnProblemsThatGiveItWork) {
   ASSERT_TRUE(sut);
   for (const char* descriptor :
        {"1d_g2_mb2_ic4_oc6_i9_k3_s2_pb1_d2_b", "t1d_g2_ic4_oc2_i5_k3_s2_pb1_op1_nwc",
-        "2d_g3_ic3_oc6_i7x6_k3x2_s2x1_pb1x0_pe0x1_nhwc_hwio_b", "t2d_g2_ic4_oc6_i4x5_k3x3_s2x2_op1x0_iohw",
-        "2d_g2_ic2_oc4_i5x5_k3x3_d2x1", "t3d_ic2_oc3_i3x3x2_k2x2x2_s2x1x1_ncdhw"}) {
+        "2d_g3_ic3_oc6_i7x6_k3x2_s2x1_pb1x0_pe0x1_nhwc_hwio_b",
+        "t2d_g2_ic4_oc6_i4x5_k3x3_s2x2_op1x0_iohw", "2d_g2_ic2_oc4_i5x5_k3x3_d2x1",
+        "t3d_ic2_oc3_i3x3x2_k2x2x2_s2x1x1_ncdhw"}) {
     Result<ParsedDescriptor> parsed = ParseDescriptor(descriptor);
     ASSERT_TRUE(parsed.ok()) << descriptor << ": " << parsed.status().message();
-    ASSERT_TRUE(Validate(parsed->problem).ok()) << descriptor << ": " << Validate(parsed->problem).message();
+    ASSERT_TRUE(Validate(parsed->problem).ok())
+        << descriptor << ": " << Validate(parsed->problem).message();
     for (Direction d : AllDirections())
       for (Fill fill : {Fill::kExact, Fill::kUniform})
         for (GraphForm form : {GraphForm::kConv, GraphForm::kChain}) {
@@ -158,9 +162,9 @@ TEST(TransformSut, EveryTransformBugDiffersOnItsTriggerAndItsCorrectPassDoesNot)
     ConvCase chain = *c;  // the bug shows inside a residual block too
     chain.graph = GraphForm::kChain;
     CaseOutcome in_chain = CheckCase(chain, *buggy);
-    EXPECT_TRUE(IsDiscrepancy(in_chain.verdict)) << bug.id << " on the chain of " << bug.trigger
-                                                  << ": " << VerdictName(in_chain.verdict) << " "
-                                                  << in_chain.reason;
+    EXPECT_TRUE(IsDiscrepancy(in_chain.verdict))
+        << bug.id << " on the chain of " << bug.trigger << ": " << VerdictName(in_chain.verdict)
+        << " " << in_chain.reason;
     // The same pipeline without the bug passes.
     std::string fixed = "transform:" + bug.pipeline;
     fixed.erase(fixed.find('@'), fixed.find_first_of(",", fixed.find('@')) - fixed.find('@'));
@@ -204,7 +208,8 @@ TEST_P(TransformBugCampaign, FindsTheBugAndShrinksItToASmallCase) {
   ASSERT_FALSE(found.empty()) << bug.id << ": no discrepancy in " << o.max_cases << " cases";
   const Finding& f = found[0];
   EXPECT_TRUE(IsDiscrepancy(f.outcome.verdict)) << f.outcome.reason;
-  EXPECT_LE(f.minimized.problem.macs(), 200) << CaseDescriptor(f.minimized.problem, f.minimized.direction);
+  EXPECT_LE(f.minimized.problem.macs(), 200)
+      << CaseDescriptor(f.minimized.problem, f.minimized.direction);
   EXPECT_FALSE(f.graph_after.empty());
   std::printf("[transform-bug] %-16s %s: %s\n", bug.id.c_str(),
               CaseDescriptor(f.minimized.problem, f.minimized.direction).c_str(),

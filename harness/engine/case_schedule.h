@@ -1,0 +1,27 @@
+// What a campaign checks case `index` as, and against which SUTs: the chain cases its graph SUTs
+// get besides single convolutions, and the members a default campaign adds per case. It asks the
+// SUT registry (families decide which names run graphs), never a family's own header.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/conv_case.h"
+#include "core/conv_problem.h"
+
+namespace convparity {
+
+// A campaign makes every kChainEvery-th case a chain (core/graph.h ChainGraph) when one of its SUTs
+// runs graphs and the block's multiply-adds stay within `max_macs`.
+constexpr int64_t kChainEvery = 4;
+GraphForm CampaignGraphForm(const ConvProblem& p, const std::vector<std::string>& suts,
+                            int64_t max_macs, int64_t index);
+// The SUTs a campaign checks case `index` against: `suts`, and when they are the default set (the
+// user named none) also the registry's DefaultCaseSuts(seed, index) (a random transform
+// pipeline). A chain case goes only to those that run graphs.
+std::vector<std::string> CampaignCaseSuts(const std::vector<std::string>& suts, bool default_suts,
+                                          uint64_t seed, int64_t index,
+                                          GraphForm form = GraphForm::kConv);
+
+}  // namespace convparity
