@@ -20,7 +20,10 @@ constexpr int64_t kMaxKernel = 64;  // the largest of them
 constexpr double kCampaignSeconds = 60;
 // Seconds a SUT may take on one case (or on preparing it) before it is "hung".
 constexpr double kCaseTimeoutSeconds = 30;
-// Seconds spent shrinking one discrepancy.
+// Seconds spent shrinking one discrepancy, and SUT calls.
 constexpr double kShrinkSeconds = 30;
+constexpr int64_t kMaxShrinkCalls = 1000;
+// The least a SUT's adaptive timeout (a multiple of the oracle's time for the case) may be.
+constexpr double kTimeoutFloorSeconds = 1;
 
 }  // namespace convparity::defaults

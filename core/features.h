@@ -3,6 +3,7 @@
 // of the minimized configuration does.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,10 @@ struct Finding {
   // the graph before and after it, as text. Empty for any other SUT.
   std::vector<std::string> transform_pipeline;
   std::string graph_before, graph_after;
+  // Triage (harness/engine/triage.h).
+  int64_t shrink_calls = 0;           // SUT calls shrinking spent (shrink tree, structural pass)
+  bool shrink_bound_hit = false;      // a bound (calls, seconds) ended the structural pass early
+  bool crashes_after_others = false;  // crashed in a used worker, not alone in a fresh one
 };
 
 }  // namespace convparity

@@ -60,8 +60,19 @@ json SummaryJson(const CampaignSummary& s, const ToolInfo& tool) {
          {"direction", b.direction},
          {"verdict", b.verdict},
          {"cases", b.cases},
+         {"hits", b.hits},
+         {"shrink",
+          {{"triaged", b.shrink.triaged},
+           {"steps", b.shrink.steps},
+           {"calls", b.shrink.calls},
+           {"bound_hit", b.shrink.bound_hit},
+           {"macs", b.shrink.macs},
+           {"seconds", RealToJson(b.shrink.seconds)},
+           {"cases_beside", b.shrink.cases_beside}}},
          {"first_seen",
           {{"case_index", b.first_case_index}, {"seconds", RealToJson(b.first_seconds)}}}});
+  int64_t hits = 0;
+  for (const auto& [signature, b] : s.buckets) hits += b.hits;
 
   // Every tag and every pair appears, zeros included: a nightly run shows what it did not test.
   json tags = json::object();
@@ -105,6 +116,16 @@ json SummaryJson(const CampaignSummary& s, const ToolInfo& tool) {
       {"elapsed_seconds", RealToJson(s.elapsed_seconds)},
       {"cases", {{"total", s.cases}, {"by_verdict", verdict_totals}, {"by_sut", s.verdicts}}},
       {"buckets", buckets},
+      {"findings",
+       {{"distinct", static_cast<int64_t>(s.buckets.size())},
+        {"hits", hits},
+        {"untriaged", s.untriaged}}},
+      {"shrinking",
+       {{"triaged", s.shrinking.triaged},
+        {"steps", s.shrinking.steps},
+        {"calls", s.shrinking.calls},
+        {"bound_hits", s.shrinking.bound_hits},
+        {"seconds", RealToJson(s.shrinking.seconds)}}},
       {"throughput",
        {{"workers", s.workers},
         {"cases_per_second", RealToJson(rate)},

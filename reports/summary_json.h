@@ -1,4 +1,4 @@
-// The campaign summary, convparity.summary/1 (INTERFACES.md): what a run did, what it found, where
+// The campaign summary, convparity.summary/2 (INTERFACES.md): what a run did, what it found, where
 // the time went and which feature classes it actually exercised. reports/ writes and reads it; the
 // campaign counts into it, and per-worker or per-shard summaries add up
 // (harness/engine/summary_counts.h). Its JSON Schema is schema/summary.schema.json.
@@ -20,7 +20,10 @@
 
 namespace convparity {
 
-constexpr const char* kSummarySchema = "convparity.summary/1";
+// Version 2 adds the triage's fields (findings, shrinking, each bucket's hits and shrink); version
+// 1 files still read, without them.
+constexpr const char* kSummarySchema = "convparity.summary/2";
+constexpr const char* kSummarySchemaV1 = "convparity.summary/1";
 
 // The classes whose pairwise intersections the coverage table counts ("transposed&grouped", …):
 // where convolution code has its interacting edge cases. "grouped" here means groups > 1,
@@ -58,6 +61,16 @@ struct CampaignSummary {
     int64_t cases = 0;             // discrepancies that fell in this bucket
     int64_t first_case_index = 0;  // the case counter when it was first seen
     double first_seconds = 0;      // seconds into the run when it was first seen
+    int64_t hits = 0;              // discrepancies after the first that fell in this bucket
+    // How its reported (first) finding was shrunk: accepted steps, SUT calls, whether a bound
+    // ended the structural pass (the case may then not be 1-minimal), the case's MACs.
+    struct Shrink {
+      bool triaged = false;
+      int64_t steps = 0, calls = 0, macs = 0;
+      bool bound_hit = false;
+      double seconds = 0;
+      int64_t cases_beside = 0;  // cases the campaign's workers checked meanwhile
+    } shrink;
 
     // Whether this sighting came before `other`'s: earlier in seconds, then in case index.
     // MergeSummary keeps the earlier one, and so does `convparity merge` when it picks the report
@@ -65,6 +78,13 @@ struct CampaignSummary {
     bool SeenBefore(const Bucket& other) const;
   };
   std::map<std::string, Bucket> buckets;  // by signature
+  // Every triage (each shrink of a discrepancy), summed; and discrepancies never triaged (still
+  // queued when a timed campaign's budget and its grace ran out).
+  struct Shrinking {
+    int64_t triaged = 0, steps = 0, calls = 0, bound_hits = 0;
+    double seconds = 0;
+  } shrinking;
+  int64_t untriaged = 0;
 
   // Seconds per phase, summed over workers (so it can exceed the elapsed time). CountCase() adds
   // fill, oracle, sut, compare, protocol and idle from each outcome; the campaign adds the others

@@ -147,6 +147,12 @@ class Reader {
     return 0;
   }
 
+  bool Bool(const Node& n) {
+    if (n.v.is_boolean()) return n.v.get<bool>();
+    Error(n, "expected true or false, got " + Describe(n.v));
+    return false;
+  }
+
   std::string String(const Node& n) {
     if (n.v.is_string()) return n.v.get<std::string>();
     Error(n, "expected a string, got " + Describe(n.v));
@@ -223,13 +229,14 @@ class Reader {
 Status CheckSchemaName(const json& j) {
   static const json missing;
   const json& schema = j.contains("schema") ? j.at("schema") : missing;  // no copy: any depth
-  if (schema == kSummarySchema) return Status::Ok();
+  if (schema == kSummarySchema || schema == kSummarySchemaV1) return Status::Ok();
   const bool other_version =
       schema.is_string() && schema.get<std::string>().rfind("convparity.summary/", 0) == 0;
   return Status::Invalid("field 'schema': " + Describe(schema) +
-                         (other_version ? " is a version this convparity cannot read (it reads " +
-                                              std::string(kSummarySchema) + ")"
-                                        : " is not a convparity summary"));
+                         (other_version
+                              ? " is a version this convparity cannot read (it reads " +
+                                    std::string(kSummarySchema) + " and " + kSummarySchemaV1 + ")"
+                              : " is not a convparity summary"));
 }
 
 void ReadOptions(Reader& r, const Node& n, CampaignSummary::Options* o) {
@@ -273,7 +280,8 @@ void ReadCases(Reader& r, const Node& n, CampaignSummary* s) {
 void ReadBuckets(Reader& r, const Node& n, CampaignSummary* s) {
   for (const Node& item : r.Items(n)) {
     if (!r.Object(item,
-                  {"signature", "report", "sut", "direction", "verdict", "cases", "first_seen"}))
+                  {"signature", "report", "sut", "direction", "verdict", "cases", "first_seen"},
+                  {"hits", "shrink"}))
       return;
     const std::string signature = r.String(r(item, "signature"));
     if (signature.empty()) r.Error(r(item, "signature"), "empty");
@@ -292,6 +300,20 @@ void ReadBuckets(Reader& r, const Node& n, CampaignSummary* s) {
     r.Object(first, {"case_index", "seconds"});
     b.first_case_index = r.Count(r(first, "case_index"));
     b.first_seconds = r.Real(r(first, "seconds"));
+    // Version 1 has neither: every case after the first was a hit, and nothing says how it shrank.
+    b.hits = item.v.contains("hits") ? r.Count(r(item, "hits")) : std::max<int64_t>(b.cases - 1, 0);
+    if (item.v.contains("shrink")) {
+      const Node shrink = r(item, "shrink");
+      r.Object(shrink,
+               {"triaged", "steps", "calls", "bound_hit", "macs", "seconds", "cases_beside"});
+      b.shrink.triaged = r.Bool(r(shrink, "triaged"));
+      b.shrink.steps = r.Count(r(shrink, "steps"));
+      b.shrink.calls = r.Count(r(shrink, "calls"));
+      b.shrink.bound_hit = r.Bool(r(shrink, "bound_hit"));
+      b.shrink.macs = r.Count(r(shrink, "macs"));
+      b.shrink.seconds = r.Real(r(shrink, "seconds"));
+      b.shrink.cases_beside = r.Count(r(shrink, "cases_beside"));
+    }
   }
 }
 
@@ -318,7 +340,8 @@ Result<CampaignSummary> SummaryFromJson(const json& j, ToolInfo* tool) {
   const Node root{j, ""};
   r.Object(root,
            {"schema", "tool", "options", "shards", "start_time", "end_time", "elapsed_seconds",
-            "cases", "buckets", "throughput", "time_seconds", "coverage", "mistrusted", "skipped"});
+            "cases", "buckets", "throughput", "time_seconds", "coverage", "mistrusted", "skipped"},
+           {"findings", "shrinking"});
   CampaignSummary s;
 
   const Node t = r(root, "tool");
@@ -344,6 +367,22 @@ Result<CampaignSummary> SummaryFromJson(const json& j, ToolInfo* tool) {
   s.elapsed_seconds = r.Real(r(root, "elapsed_seconds"));
   ReadCases(r, r(root, "cases"), &s);
   ReadBuckets(r, r(root, "buckets"), &s);
+  if (j.contains("findings")) {  // version 2; distinct and hits derive from the buckets
+    const Node findings = r(root, "findings");
+    r.Object(findings, {"distinct", "hits", "untriaged"});
+    r.Count(r(findings, "distinct"));
+    r.Count(r(findings, "hits"));
+    s.untriaged = r.Count(r(findings, "untriaged"));
+  }
+  if (j.contains("shrinking")) {
+    const Node shrinking = r(root, "shrinking");
+    r.Object(shrinking, {"triaged", "steps", "calls", "bound_hits", "seconds"});
+    s.shrinking.triaged = r.Count(r(shrinking, "triaged"));
+    s.shrinking.steps = r.Count(r(shrinking, "steps"));
+    s.shrinking.calls = r.Count(r(shrinking, "calls"));
+    s.shrinking.bound_hits = r.Count(r(shrinking, "bound_hits"));
+    s.shrinking.seconds = r.Real(r(shrinking, "seconds"));
+  }
 
   const Node throughput = r(root, "throughput");  // the rates are derived: checked, not read
   r.Object(throughput, {"workers", "cases_per_second", "cases_per_second_per_worker"});

@@ -30,6 +30,12 @@ struct CommonFlags {
   int64_t max_elements = Limits{}.max_tensor_elements;
   int64_t max_extent = Limits{}.max_extent;
   int64_t stop_after_buckets = 0;
+  // fuzz: triage (issue 16)
+  std::string isolate = "worker";  // worker: cases share a worker; case: one case per process
+  double timeout_floor = defaults::kTimeoutFloorSeconds;  // 0: the fixed --timeout
+  bool malloc_check = false;
+  double shrink_seconds = defaults::kShrinkSeconds;
+  int64_t max_shrink_calls = defaults::kMaxShrinkCalls;
   int jobs = 0;  // 0: one per core (JobsFor)
   std::string shard = "0/1";
   std::string corpus;

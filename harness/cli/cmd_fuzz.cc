@@ -40,6 +40,11 @@ int RunFuzz(const CommonFlags& f, const CheckContext& context) {
   o.isolate = !f.no_isolation;
   o.case_timeout = f.timeout;
   o.check = context;
+  o.isolate_per_case = f.isolate == "case";
+  o.timeout_floor = f.timeout_floor;
+  o.malloc_check = f.malloc_check;
+  o.shrink_seconds = f.shrink_seconds;
+  o.max_shrink_calls = f.max_shrink_calls;
   o.quiet = f.quiet;
 
   const ToolInfo tool = CurrentToolInfo();
@@ -77,10 +82,14 @@ int RunFuzz(const CommonFlags& f, const CheckContext& context) {
   if (!result.ok()) return Fail(result.status());
   if (!io_error.ok()) return Fail(io_error);
   const CampaignSummary& s = *result;
-  std::printf("%lld checks in %.1f s (%.0f checks/s), %zu buckets; summary in %s/summary.json\n",
-              static_cast<long long>(s.cases), s.elapsed_seconds,
-              s.elapsed_seconds > 0 ? s.cases / s.elapsed_seconds : 0.0, s.buckets.size(),
-              f.out.c_str());
+  int64_t hits = 0;
+  for (const auto& [signature, bucket] : s.buckets) hits += bucket.hits;
+  std::printf(
+      "%lld checks in %.1f s (%.0f checks/s), %zu buckets (+%lld hits); summary in "
+      "%s/summary.json\n",
+      static_cast<long long>(s.cases), s.elapsed_seconds,
+      s.elapsed_seconds > 0 ? s.cases / s.elapsed_seconds : 0.0, s.buckets.size(),
+      static_cast<long long>(hits), f.out.c_str());
   return s.buckets.empty() ? kExitParity : kExitDiscrepancy;
 }
 

@@ -102,6 +102,22 @@ int Main(int argc, char** argv) {
   fuzz->add_option("--stop-after-buckets", flags.stop_after_buckets,
                    "stop once this many buckets are found (0: never)")
       ->check(kCount);
+  fuzz->add_option("--isolate", flags.isolate,
+                   "worker: cases share a worker process (a SUT that crashed runs one case per "
+                   "process from then on); case: one case per process for every SUT")
+      ->check(CLI::IsMember({"worker", "case"}));
+  fuzz->add_option("--timeout-floor", flags.timeout_floor,
+                   "a SUT's timeout is 50x the oracle's time for the case, at least this many "
+                   "seconds and at most --timeout (0: always --timeout)")
+      ->check(NumberFrom(0, false, HUGE_VAL, "a number of seconds >= 0"));
+  fuzz->add_flag("--malloc-check", flags.malloc_check,
+                 "workers run under glibc's checking malloc (MALLOC_CHECK_=3): heap corruption "
+                 "shows on the case that caused it");
+  fuzz->add_option("--shrink-seconds", flags.shrink_seconds, "seconds to shrink one discrepancy")
+      ->check(kSeconds);
+  fuzz->add_option("--max-shrink-calls", flags.max_shrink_calls,
+                   "SUT calls to shrink one discrepancy")
+      ->check(kPositive);
   CLI::App* repro = app.add_subcommand("repro", "re-run cases (case files or descriptors)");
   repro->add_option("cases", inputs, "case.json files or descriptors")->required();
   std::string graph = GraphFormName(GraphForm::kConv);

@@ -6,10 +6,13 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -18,8 +21,8 @@
 #include "generators/problem_gen.h"
 #include "harness/engine/case_runner.h"
 #include "harness/engine/case_schedule.h"
-#include "harness/engine/shrink_search.h"
 #include "harness/engine/summary_counts.h"
+#include "harness/engine/triage.h"
 #include "harness/suts/sut_registry.h"
 #include "reports/report_json.h"
 
@@ -148,13 +151,16 @@ class Campaign {
     start_ = Clock::now();
     summary_.start_time = std::chrono::system_clock::now();
     std::vector<std::thread> workers;
-    for (int j = 0; j < std::max(o_.jobs, 1); ++j) workers.emplace_back([this] { Work(); });
-    // The main thread reports progress and checkpoints until the workers are done.
-    while (finished_workers_ < static_cast<int>(workers.size())) {
+    workers_ = static_cast<size_t>(std::max(o_.jobs, 1));
+    for (size_t j = 0; j < workers_; ++j) workers.emplace_back([this] { Work(); });
+    std::thread triage([this] { Triage(); });
+    // The main thread reports progress and checkpoints until the workers and the triage are done.
+    while (!triage_done_) {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
       Progress(false);
     }
     for (std::thread& t : workers) t.join();
+    triage.join();
     std::lock_guard<std::mutex> lock(mu_);
     Progress(true);
     return summary_;
@@ -173,58 +179,89 @@ class Campaign {
     return k * o_.shard_count + o_.shard_index;
   }
 
+  WorkerPolicy Policy(bool fresh_per_case, bool spare = false) const {
+    WorkerPolicy policy;
+    policy.fresh_per_case = fresh_per_case;
+    policy.spare_worker = spare || fresh_per_case;
+    policy.timeout_floor_seconds = o_.timeout_floor;
+    policy.malloc_check = o_.malloc_check;
+    return policy;
+  }
+
+  std::unique_ptr<CaseRunner> Runner(bool fresh_per_case, bool spare = false) const {
+    return o_.isolate ? MakeIsolatedRunner(o_.worker_executable, o_.case_timeout, o_.check,
+                                           Policy(fresh_per_case, spare))
+                      : MakeInProcessRunner(o_.check);
+  }
+
+  bool RunsAlone(const std::string& sut) {
+    std::lock_guard<std::mutex> lock(mu_);
+    return o_.isolate && (o_.isolate_per_case || crashed_suts_.count(sut) != 0);
+  }
+
   // Keeps kCasesInFlight cases submitted, so the worker never waits for this thread to draw,
-  // record or report. A discrepancy is shrunk once the cases in flight are in (shrinking checks
-  // one candidate at a time).
+  // record or report. A SUT that runs one case per process (--isolate case, or after its first
+  // crash) goes to a second runner that starts a fresh worker for each case. Discrepancies go to
+  // the triage thread; this worker goes on with new cases.
   void Work() {
-    std::unique_ptr<CaseRunner> runner =
-        o_.isolate ? MakeIsolatedRunner(o_.worker_executable, o_.case_timeout, o_.check)
-                   : MakeInProcessRunner(o_.check);
+    std::unique_ptr<CaseRunner> shared = Runner(false), alone = Runner(true);
     struct InFlight {
       int64_t index;
       DrawnCase drawn;
       ConvCase c;
-      std::vector<std::string> suts;
+      std::vector<std::string> suts, shared_suts, alone_suts;
     };
     std::deque<InFlight> in_flight;
-    struct Found {
-      InFlight at;
-      std::string sut;
-      CaseOutcome outcome;
-    };
-    std::vector<Found> found;
     auto complete_oldest = [&] {
-      const std::vector<CaseOutcome> outcomes = runner->Next();
-      const std::vector<std::string>& suts = in_flight.front().suts;
-      Record(in_flight.front().c, suts, outcomes);
-      for (size_t k = 0; k < suts.size() && k < outcomes.size(); ++k)
-        if (IsDiscrepancy(outcomes[k].verdict))
-          found.push_back({in_flight.front(), suts[k], outcomes[k]});
+      InFlight& f = in_flight.front();
+      std::vector<CaseOutcome> from_shared, from_alone, outcomes;
+      if (!f.shared_suts.empty()) from_shared = shared->Next();
+      if (!f.alone_suts.empty()) from_alone = alone->Next();
+      for (size_t k = 0, a = 0, b = 0; k < f.suts.size(); ++k) {
+        const bool is_alone = a < f.alone_suts.size() && f.alone_suts[a] == f.suts[k] &&
+                              (b >= f.shared_suts.size() || f.shared_suts[b] != f.suts[k]);
+        const std::vector<CaseOutcome>& from = is_alone ? from_alone : from_shared;
+        size_t& at = is_alone ? a : b;
+        outcomes.push_back(at < from.size() ? from[at] : CaseOutcome{});
+        ++at;
+      }
+      Record(f.c, f.suts, outcomes);
+      for (size_t k = 0; k < f.suts.size(); ++k) {
+        if (outcomes[k].verdict == Verdict::kCrashed) {
+          std::lock_guard<std::mutex> lock(mu_);
+          crashed_suts_.insert(f.suts[k]);
+        }
+        if (IsDiscrepancy(outcomes[k].verdict)) {
+          ConvCase differing = f.c;
+          differing.sut = f.suts[k];
+          Enqueue({f.index, f.drawn, differing, outcomes[k]});
+        }
+      }
       in_flight.pop_front();
     };
     for (;;) {
-      for (int64_t i; in_flight.size() < kCasesInFlight && (i = NextIndex()) >= 0;) {
+      // A case that starts a worker of its own gains nothing from waiting in a pipe: keep few.
+      const size_t ahead =
+          !in_flight.empty() && !in_flight.back().alone_suts.empty() ? 2 : kCasesInFlight;
+      for (int64_t i; in_flight.size() < ahead && (i = NextIndex()) >= 0;) {
         const auto t0 = Clock::now();
         const DrawnCase drawn = Draw(i);
         const ConvCase c = drawn.Case();
         AddGenerateTime(std::chrono::duration<double>(Clock::now() - t0).count());
-        std::vector<std::string> suts =  // + a random pipeline; a chain for graph SUTs only
+        InFlight f{i, drawn, c, {}, {}, {}};
+        f.suts =  // + a random pipeline; a chain for graph SUTs only
             CampaignCaseSuts(suts_, o_.suts.empty(), o_.seed, i, c.graph);
-        runner->Submit(c, suts);
-        in_flight.push_back({i, drawn, c, std::move(suts)});
+        for (const std::string& sut : f.suts)
+          (RunsAlone(sut) ? f.alone_suts : f.shared_suts).push_back(sut);
+        if (!f.shared_suts.empty()) shared->Submit(c, f.shared_suts);
+        if (!f.alone_suts.empty()) alone->Submit(c, f.alone_suts);
+        in_flight.push_back(std::move(f));
       }
       if (in_flight.empty()) break;
       complete_oldest();
-      if (found.empty()) continue;
-      while (!in_flight.empty()) complete_oldest();
-      for (const Found& f : found) {
-        ConvCase differing = f.at.c;
-        differing.sut = f.sut;
-        Discrepancy(*runner, f.at.drawn, differing, f.outcome, f.at.index);
-      }
-      found.clear();
     }
     ++finished_workers_;
+    queue_changed_.notify_all();
   }
 
   void AddGenerateTime(double seconds) {
@@ -245,56 +282,110 @@ class Campaign {
     }
   }
 
-  // Shrinks a discrepancy (keeping its verdict: a crash shrinks to a smaller crash), buckets it and
-  // reports a new bucket at once.
-  void Discrepancy(CaseRunner& runner, const DrawnCase& drawn, const ConvCase& original,
-                   const CaseOutcome& outcome, int64_t index) {
-    const std::string original_signature = SignatureOf(original, outcome);
-    bool shrink;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      shrink = shrinks_[original_signature]++ < kShrinksPerOriginalSignature;
-    }
-    Finding f{original, outcome, original, outcome, {}, ""};
-    if (shrink) {
-      const auto t0 = Clock::now();
-      std::function<bool(const ConvProblem&)> fails = [&](const ConvProblem& p) {
-        ConvCase candidate = original;
-        candidate.problem = p;
-        // The same verdict from the same implementation: shrinking must not wander off to
-        // another of the SUT's code paths.
-        const CaseOutcome o = runner.Check(candidate, {original.sut})[0];
-        return o.verdict == outcome.verdict &&
-               o.notes.implementation == outcome.notes.implementation;
-      };
-      SearchOptions options;
-      options.max_seconds = o_.shrink_seconds;
-      SearchResult<ConvProblem> result;
-      ShrinkInto(drawn.problem, fails, options, result);
-      f.minimized.problem = *result.shrunk;
-      for (const ConvProblem& p : result.steps)
-        f.shrink_steps.push_back(CaseDescriptor(p, original.direction));
-      f.outcome = runner.Check(f.minimized, {original.sut})[0];
-      if (!IsDiscrepancy(f.outcome.verdict)) {
-        // A SUT that fails only sometimes (a race, a timing-dependent hang): the shrunk case did
-        // not fail again, so the report shows the case that was seen failing.
-        f.minimized = original;
-        f.outcome = outcome;
-        f.outcome.reason += " (not reproduced by its shrunk case " +
-                            CaseDescriptor(*result.shrunk, original.direction) + ": flaky)";
-        f.shrink_steps.clear();
-      }
-      std::lock_guard<std::mutex> lock(mu_);
-      summary_.time.shrink += std::chrono::duration<double>(Clock::now() - t0).count();
-    }
+  struct Seen {
+    int64_t index;
+    DrawnCase drawn;
+    ConvCase c;
+    CaseOutcome outcome;
+  };
+
+  // A discrepancy is triaged when its original signature has been triaged fewer than
+  // kShrinksPerOriginalSignature times; the others count as hits of the bucket that signature's
+  // triage landed in (at once, or when that triage ends).
+  void Enqueue(Seen seen) {
+    const std::string original = SignatureOf(seen.c, seen.outcome);
     std::lock_guard<std::mutex> lock(mu_);
-    // Unshrunk repeats go where the shrunk ones of the same original signature went.
-    f.bucket = shrink ? SignatureOf(f.minimized, f.outcome) : landed_[original_signature];
-    if (f.bucket.empty()) f.bucket = original_signature;
-    if (shrink) landed_[original_signature] = f.bucket;
+    if (shrinks_[original]++ < kShrinksPerOriginalSignature) {
+      (shrinks_[original] == 1 ? first_seen_ : repeats_).push_back(std::move(seen));
+      queue_changed_.notify_all();
+      return;
+    }
+    auto landed = landed_.find(original);
+    if (landed != landed_.end())
+      CountHit(&summary_, landed->second);
+    else
+      ++waiting_hits_[original];
+  }
+
+  // The triage thread: one discrepancy at a time, with a runner of its own, beside the workers.
+  // A signature never triaged goes before repeats. Once the workers are done, what is still queued
+  // gets a grace (a tenth of the budget, 2 s to --shrink-seconds) in a timed campaign; the rest is
+  // counted untriaged.
+  void Triage() {
+    // Its worker restarts after every crashing or hanging candidate: a spare is kept loading.
+    std::unique_ptr<CaseRunner> runner = Runner(false, /*spare=*/true);
+    TriageOptions options;
+    options.isolate = o_.isolate;
+    options.worker_executable = o_.worker_executable;
+    options.case_timeout = o_.case_timeout;
+    options.check = o_.check;
+    options.policy = Policy(false);
+    options.shrink_seconds = o_.shrink_seconds;
+    options.max_shrink_calls = o_.max_shrink_calls;
+    double drain_deadline = -1;
+    int64_t cases_at_start = 0;
+    for (;;) {
+      std::optional<Seen> seen;
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        queue_changed_.wait_for(lock, std::chrono::milliseconds(200), [&] {
+          return !first_seen_.empty() || !repeats_.empty() ||
+                 finished_workers_ == static_cast<int>(workers_);
+        });
+        const bool workers_done = finished_workers_ == static_cast<int>(workers_);
+        if (first_seen_.empty() && repeats_.empty()) {
+          if (workers_done) break;
+          continue;
+        }
+        if (workers_done) {
+          if (drain_deadline < 0)
+            drain_deadline =
+                Elapsed() + std::min(o_.shrink_seconds, std::max(2.0, 0.1 * o_.seconds));
+          if (g_stop || (o_.max_cases == 0 && Elapsed() > drain_deadline)) {
+            summary_.untriaged += static_cast<int64_t>(first_seen_.size() + repeats_.size());
+            first_seen_.clear();
+            repeats_.clear();
+            break;
+          }
+        }
+        std::deque<Seen>& from = first_seen_.empty() ? repeats_ : first_seen_;
+        seen.emplace(std::move(from.front()));
+        from.pop_front();
+        ++triaging_;
+        cases_at_start = generated_;
+      }
+      const auto t0 = Clock::now();
+      Finding f = TriageDiscrepancy(seen->drawn.problem, seen->c, seen->outcome, *runner, options);
+      Land(f, SignatureOf(seen->c, seen->outcome), seen->index,
+           std::chrono::duration<double>(Clock::now() - t0).count(), cases_at_start);
+    }
+    // Hits still waiting for a signature whose triage never ended count as untriaged too.
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [signature, n] : waiting_hits_) summary_.untriaged += n;
+    waiting_hits_.clear();
+    triage_done_ = true;
+  }
+
+  // Buckets a triaged finding by the signature of its minimal case and reports a new bucket at
+  // once; a finding whose bucket exists is a hit of it.
+  void Land(Finding& f, const std::string& original_signature, int64_t index, double seconds,
+            int64_t cases_at_start) {
+    std::lock_guard<std::mutex> lock(mu_);
+    --triaging_;
+    summary_.time.shrink += seconds;
+    f.bucket = SignatureOf(f.minimized, f.outcome);
+    if (f.crashes_after_others) f.bucket += ".after_others";
+    landed_[original_signature] = f.bucket;
     const bool is_new = summary_.buckets.count(f.bucket) == 0;
     CountFinding(&summary_, f.bucket, f.minimized, f.outcome.verdict, ReportFileName(f), index,
                  Elapsed());
+    CountShrink(&summary_, f.bucket, static_cast<int64_t>(f.shrink_steps.size()), f.shrink_calls,
+                f.shrink_bound_hit, f.minimized.problem.macs(), seconds,
+                generated_ - cases_at_start);
+    if (auto waiting = waiting_hits_.find(original_signature); waiting != waiting_hits_.end()) {
+      for (int64_t k = 0; k < waiting->second; ++k) CountHit(&summary_, f.bucket);
+      waiting_hits_.erase(waiting);
+    }
     if (o_.stop_after_buckets > 0 &&
         static_cast<int64_t>(summary_.buckets.size()) >= o_.stop_after_buckets)
       enough_buckets_ = true;
@@ -345,8 +436,15 @@ class Campaign {
   std::mutex mu_;
   CampaignSummary summary_;
   int64_t generated_ = 0;
-  std::map<std::string, int> shrinks_;
-  std::map<std::string, std::string> landed_;
+  std::map<std::string, int> shrinks_;           // original signature → discrepancies queued
+  std::map<std::string, std::string> landed_;    // original signature → its triage's bucket
+  std::map<std::string, int64_t> waiting_hits_;  // hits of a signature still being triaged
+  std::deque<Seen> first_seen_, repeats_;        // the triage's queue, first sightings first
+  int triaging_ = 0;
+  size_t workers_ = 1;
+  std::atomic<bool> triage_done_{false};
+  std::condition_variable queue_changed_;
+  std::set<std::string> crashed_suts_;  // run one case per process from now on
 };
 
 }  // namespace

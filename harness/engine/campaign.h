@@ -1,7 +1,9 @@
 // A fuzz campaign: draw cases, check each against every selected SUT (in worker processes), and on
-// a discrepancy shrink it along RapidCheck's shrink tree, bucket it by the signature of the
-// minimized case and hand each new bucket to the caller at once, so that nothing found is lost if
-// the run is killed. The case space is deterministic: case i depends only on (seed, i), and
+// a discrepancy hand it to a triage thread beside the workers, which confirms it, shrinks it to a
+// 1-minimal case (harness/engine/triage.h), buckets it by the signature of that case (a finding
+// whose bucket exists is a hit of it) and hands each new bucket to the caller at once, so that
+// nothing found is lost if the run is killed. The case space is deterministic: case i depends only
+// on (seed, i), and
 // `--shard I/N` takes the indices i ≡ I (mod N).
 #pragma once
 
@@ -35,6 +37,13 @@ struct CampaignOptions {
   double case_timeout = defaults::kCaseTimeoutSeconds;
   CheckContext check;  // the limits every case is checked against
   double shrink_seconds = defaults::kShrinkSeconds;
+  int64_t max_shrink_calls = defaults::kMaxShrinkCalls;  // per discrepancy
+  // One case per worker process for every SUT (`--isolate case`); without it, a SUT is run one
+  // case per process after its first crash.
+  bool isolate_per_case = false;
+  // > 0: a SUT's timeout follows the oracle's time for the case, at least this (WorkerPolicy).
+  double timeout_floor = defaults::kTimeoutFloorSeconds;
+  bool malloc_check = false;       // workers under MALLOC_CHECK_=3 (WorkerPolicy)
   int64_t stop_after_buckets = 0;  // stop once this many buckets are found; 0: never
   bool quiet = false;
 };

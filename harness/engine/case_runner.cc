@@ -7,7 +7,9 @@
 #include <chrono>
 #include <deque>
 #include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <thread>
 
 #include "harness/engine/check_case.h"
@@ -43,12 +45,17 @@ class InProcessRunner : public CaseRunner {
 
 class IsolatedRunner : public CaseRunner {
  public:
-  IsolatedRunner(const std::string& executable, double timeout, const CheckContext& context)
-      : worker_(executable, context), timeout_(timeout) {}
+  IsolatedRunner(const std::string& executable, double timeout, const CheckContext& context,
+                 const WorkerPolicy& policy)
+      : worker_(executable, context, policy.malloc_check),
+        spare_(executable, context, policy.malloc_check),
+        timeout_(timeout),
+        policy_(policy) {}
 
   void Submit(const ConvCase& c, const std::vector<std::string>& suts) override {
     queue_.push_back({next_id_++, c, suts, std::vector<CaseOutcome>(suts.size())});
-    if (worker_.running()) Send(queue_.back());
+    // A fresh worker per case is given its one case when it starts.
+    if (worker_.running() && !policy_.fresh_per_case) Send(queue_.back());
     // else the next Next() starts a worker and sends everything queued
   }
 
@@ -56,6 +63,7 @@ class IsolatedRunner : public CaseRunner {
     Request& r = queue_.front();
     // Whether the worker said it prepared `r`: from then on it runs suts[r.done] (in order).
     bool prepared = false;
+    double sut_timeout = timeout_;  // the adaptive one once the oracle's time is known
     while (r.done < r.suts.size()) {
       if (!worker_.running()) {
         const auto restart = std::chrono::steady_clock::now();
@@ -71,14 +79,15 @@ class IsolatedRunner : public CaseRunner {
         prepared = false;
       }
       std::string line;
-      switch (worker_.ReadLine(timeout_, line)) {
+      const double waited = prepared ? sut_timeout : timeout_;
+      switch (worker_.ReadLine(waited, line)) {
         case WorkerProcess::Read::kTimeout: {
           worker_.Stop();
           const size_t k = r.done;
           const std::string what = prepared ? r.suts[k] : "preparing the case";
           r.out[k] = VerdictOutcome(
-              Verdict::kHung, what + " did not finish within " + std::to_string(timeout_) + " s");
-          (prepared ? r.out[k].timing.sut : r.out[k].timing.oracle) = timeout_;
+              Verdict::kHung, what + " did not finish within " + std::to_string(waited) + " s");
+          (prepared ? r.out[k].timing.sut : r.out[k].timing.oracle) = waited;
           r.done = k + 1;
           continue;
         }
@@ -94,12 +103,23 @@ class IsolatedRunner : public CaseRunner {
       if (msg.is_discarded() || !msg.is_object() || msg.value("id", ~uint64_t{0}) != r.id) continue;
       if (msg.contains("prepared")) {
         prepared = true;
+        // A SUT's first run includes its set-up (loading a library, starting a child, a JIT's
+        // first compile): it gets the full timeout.
+        if (policy_.timeout_floor_seconds > 0 && r.done < r.suts.size() &&
+            warmed_.count(r.suts[r.done]) != 0)
+          sut_timeout = std::min(
+              timeout_, std::max(policy_.timeout_floor_seconds,
+                                 kTimeoutPerOracleSecond * msg.value("oracle_seconds", timeout_)));
       } else if (msg.contains("outcome")) {
         const size_t k = r.base + msg["outcome"].get<size_t>();
         if (k >= r.suts.size()) continue;
         Result<CaseOutcome> o = OutcomeFromJson(msg["value"]);
         r.out[k] = o.ok() ? *o : VerdictOutcome(Verdict::kCrashed, o.status().message());
         r.done = k + 1;
+        warmed_.insert(r.suts[k]);
+        if (policy_.timeout_floor_seconds > 0 && r.done < r.suts.size() &&
+            warmed_.count(r.suts[r.done]) == 0)
+          sut_timeout = timeout_;
         // The worker's time around the request comes with its last answer.
         r.protocol += msg.value("protocol", 0.0);
         r.idle += msg.value("idle", 0.0);
@@ -112,6 +132,7 @@ class IsolatedRunner : public CaseRunner {
       out[0].timing.idle += r.idle;
     }
     queue_.pop_front();
+    if (policy_.fresh_per_case) worker_.Stop();
     return out;
   }
 
@@ -142,9 +163,18 @@ class IsolatedRunner : public CaseRunner {
 
   // A new worker, given everything still queued (what the old one had in its pipe died with it).
   Status Restart() {
-    CP_RETURN_IF_ERROR(worker_.Start());
-    for (Request& r : queue_)
+    if (policy_.spare_worker && spare_.running()) {
+      worker_.Swap(spare_);
+      CP_RETURN_IF_ERROR(worker_.WaitReady());
+    } else {
+      CP_RETURN_IF_ERROR(worker_.Start());
+    }
+    // The next restart's worker loads libtorch while this one works.
+    if (policy_.spare_worker) (void)spare_.Spawn();
+    for (Request& r : queue_) {
       if (r.done < r.suts.size()) Send(r);
+      if (policy_.fresh_per_case) break;
+    }
     return Status::Ok();
   }
 
@@ -163,8 +193,26 @@ class IsolatedRunner : public CaseRunner {
     r.done = static_cast<size_t>(current) + 1;
   }
 
+  // SUTs that have finished a case in a worker of this process's runners: their set-up is done
+  // once, and a triage's runner (a restart per hanging candidate) keeps the short timeout.
+  struct WarmSuts {
+    std::mutex mu;
+    std::set<std::string> names;
+    size_t count(const std::string& sut) {
+      std::lock_guard<std::mutex> lock(mu);
+      return names.count(sut);
+    }
+    void insert(const std::string& sut) {
+      std::lock_guard<std::mutex> lock(mu);
+      names.insert(sut);
+    }
+  };
+  static inline WarmSuts warmed_;
+
   WorkerProcess worker_;
+  WorkerProcess spare_;  // started ahead when policy_.spare_worker
   double timeout_;
+  WorkerPolicy policy_;
   std::deque<Request> queue_;
   uint64_t next_id_ = 0;
 };
@@ -176,9 +224,9 @@ std::unique_ptr<CaseRunner> MakeInProcessRunner(const CheckContext& context) {
 }
 
 std::unique_ptr<CaseRunner> MakeIsolatedRunner(const std::string& executable,
-                                               double timeout_seconds,
-                                               const CheckContext& context) {
-  return std::make_unique<IsolatedRunner>(executable, timeout_seconds, context);
+                                               double timeout_seconds, const CheckContext& context,
+                                               const WorkerPolicy& policy) {
+  return std::make_unique<IsolatedRunner>(executable, timeout_seconds, context, policy);
 }
 
 std::unique_ptr<CaseRunner> MakeRunner(const RunnerOptions& options) {

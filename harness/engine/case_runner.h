@@ -36,11 +36,32 @@ class CaseRunner {
 // In this process: fast, no isolation (tests, and SUTs we trust).
 std::unique_ptr<CaseRunner> MakeInProcessRunner(const CheckContext& context = {});
 
+// How an isolated runner treats its worker processes (triage, issue 16).
+struct WorkerPolicy {
+  // A new worker for every case (`--isolate case`): nothing a case did to the heap reaches another.
+  bool fresh_per_case = false;
+  // > 0: a SUT's timeout follows the work, kTimeoutPerOracleSecond times the oracle's own time for
+  // the case, at least this floor and at most the runner's timeout; a hang on a small case is seen
+  // in about the floor, not after the fixed timeout. A SUT's first run in the process gets the
+  // runner's timeout (its set-up).
+  double timeout_floor_seconds = 0;
+  // The worker runs under glibc's checking malloc (MALLOC_CHECK_=3 with libc_malloc_debug
+  // preloaded): a write past a heap block aborts the case that freed it, not a later one.
+  bool malloc_check = false;
+  // A second worker is started ahead, so that a restart (after a crash, a hang, or each case of
+  // fresh_per_case) does not wait for libtorch to load: for runners that restart often.
+  bool spare_worker = false;
+};
+// A SUT's float32 run against the oracle's float64 one (ATen's slow path) on the same case: the
+// adaptive timeout's factor. Generous: a tight factor would turn a slow library into hangs.
+constexpr double kTimeoutPerOracleSecond = 50;
+
 // In a worker process started from `executable` (`<executable> worker`), restarted after a crash or
 // a hang. `timeout_seconds` applies to each SUT's run (and to preparing the case).
 std::unique_ptr<CaseRunner> MakeIsolatedRunner(const std::string& executable,
                                                double timeout_seconds,
-                                               const CheckContext& context = {});
+                                               const CheckContext& context = {},
+                                               const WorkerPolicy& policy = {});
 
 struct RunnerOptions {
   bool isolate = true;  // worker processes (else in this process)

@@ -81,8 +81,27 @@ void CountFinding(CampaignSummary* s, const std::string& signature, const ConvCa
     b.verdict = VerdictName(verdict);
     b.first_case_index = case_index;
     b.first_seconds = seconds;
+  } else {
+    ++b.hits;
   }
   ++b.cases;
+}
+
+void CountHit(CampaignSummary* s, const std::string& signature) {
+  CampaignSummary::Bucket& b = s->buckets[signature];
+  ++b.cases;
+  ++b.hits;
+}
+
+void CountShrink(CampaignSummary* s, const std::string& signature, int64_t steps, int64_t calls,
+                 bool bound_hit, int64_t macs, double seconds, int64_t cases_beside) {
+  ++s->shrinking.triaged;
+  s->shrinking.steps += steps;
+  s->shrinking.calls += calls;
+  s->shrinking.bound_hits += bound_hit ? 1 : 0;
+  s->shrinking.seconds += seconds;
+  CampaignSummary::Bucket::Shrink& first = s->buckets[signature].shrink;
+  if (!first.triaged) first = {true, steps, calls, macs, bound_hit, seconds, cases_beside};
 }
 
 void MergeSummary(CampaignSummary* s, const CampaignSummary& other) {
@@ -105,7 +124,14 @@ void MergeSummary(CampaignSummary* s, const CampaignSummary& other) {
     const int64_t total = ours.cases + theirs.cases;
     if (theirs.SeenBefore(ours) || ours.report_file.empty()) ours = theirs;
     ours.cases = total;
+    ours.hits = total - 1;  // one report for both: every sighting but the first is a hit
   }
+  s->shrinking.triaged += other.shrinking.triaged;
+  s->shrinking.steps += other.shrinking.steps;
+  s->shrinking.calls += other.shrinking.calls;
+  s->shrinking.bound_hits += other.shrinking.bound_hits;
+  s->shrinking.seconds += other.shrinking.seconds;
+  s->untriaged += other.untriaged;
   s->time.generate += other.time.generate;
   s->time.fill += other.time.fill;
   s->time.oracle += other.time.oracle;

@@ -50,7 +50,8 @@ int WorkerMain(const CheckContext& context) {
     if (!c.ok()) return 3;
     const nlohmann::json id = request.value("id", nlohmann::json(0));
     const PreparedCase prep = PrepareCase(*c, context);
-    emit({{"id", id}, {"prepared", true}});
+    // The oracle's time lets the parent scale the SUT's timeout to the case (WorkerPolicy).
+    emit({{"id", id}, {"prepared", true}, {"oracle_seconds", prep.timing.oracle}});
     double phases = prep.timing.fill + prep.timing.oracle;
     Clock::time_point measured = received;
     const auto suts = request["suts"].get<std::vector<std::string>>();

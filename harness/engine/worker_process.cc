@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstring>
 #include <utility>
+#include <vector>
 
 extern char** environ;
 
@@ -31,10 +32,12 @@ std::string SignalText(int status) {
 
 }  // namespace
 
-WorkerProcess::WorkerProcess(std::string executable, const CheckContext& context)
-    : executable_(std::move(executable)), limits_(LimitsArgument(context.limits)) {}
+WorkerProcess::WorkerProcess(std::string executable, const CheckContext& context, bool malloc_check)
+    : executable_(std::move(executable)),
+      limits_(LimitsArgument(context.limits)),
+      malloc_check_(malloc_check) {}
 
-Status WorkerProcess::Start() {
+Status WorkerProcess::Spawn() {
   int to_child[2], from_child[2];
   // Close-on-exec, so that one worker never holds another's pipes (its end of file would hang).
   if (pipe2(to_child, O_CLOEXEC) != 0 || pipe2(from_child, O_CLOEXEC) != 0)
@@ -51,8 +54,17 @@ Status WorkerProcess::Start() {
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&attributes, 0);
   const char* argv[] = {executable_.c_str(), "worker", "--limits", limits_.c_str(), nullptr};
+  std::vector<std::string> env_text;
+  for (char** e = environ; *e != nullptr; ++e) env_text.emplace_back(*e);
+  if (malloc_check_) {  // glibc 2.34+ checks only with its debugging malloc preloaded
+    env_text.emplace_back("MALLOC_CHECK_=3");
+    env_text.emplace_back("LD_PRELOAD=libc_malloc_debug.so.0");
+  }
+  std::vector<char*> env;
+  for (std::string& e : env_text) env.push_back(e.data());
+  env.push_back(nullptr);
   const int rc = posix_spawn(&pid_, executable_.c_str(), &actions, &attributes,
-                             const_cast<char* const*>(argv), environ);
+                             const_cast<char* const*>(argv), env.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   close(to_child[0]);
@@ -69,6 +81,17 @@ Status WorkerProcess::Start() {
   to_ = to_child[1];
   from_ = from_child[0];
   buffer_.clear();
+  return Status::Ok();
+}
+
+void WorkerProcess::Swap(WorkerProcess& other) {
+  std::swap(pid_, other.pid_);
+  std::swap(to_, other.to_);
+  std::swap(from_, other.from_);
+  std::swap(buffer_, other.buffer_);
+}
+
+Status WorkerProcess::WaitReady() {
   // Loading libtorch takes a while (longer on a busy machine): that is not the SUT's time.
   std::string line;
   if (ReadLine(kStartupSeconds, line) != Read::kLine || line.find("ready") == std::string::npos) {

@@ -3,8 +3,9 @@
 // campaign. The protocol, one JSON object a line:
 //   parent → worker: {"id": n, "case": <case>, "suts": [names]}, several ahead; the worker takes
 //     them in order.
-//   worker → parent: {"ready": true} once started; for request n: {"id": n, "prepared": true}
-//     once its inputs and reference are there, then {"id": n, "outcome": k, "value": <outcome>}
+//   worker → parent: {"ready": true} once started; for request n: {"id": n, "prepared": true,
+//     "oracle_seconds": s} once its inputs and reference are there (s: the oracle's time, which
+//     an adaptive timeout scales), then {"id": n, "outcome": k, "value": <outcome>}
 //     after each SUT k in order (the last one also with "protocol" and "idle": the worker's
 //     seconds around the request, CaseTiming). A SUT that crashes or hangs is the one after the
 //     last outcome; before "prepared", the case's preparation is. Every line is a write of its
@@ -24,7 +25,8 @@ namespace convparity {
 // The parent's side: one worker process and the pipes to it.
 class WorkerProcess {
  public:
-  WorkerProcess(std::string executable, const CheckContext& context);
+  // `malloc_check`: the worker runs under glibc's checking malloc (WorkerPolicy).
+  WorkerProcess(std::string executable, const CheckContext& context, bool malloc_check = false);
   ~WorkerProcess() { Stop(); }
   WorkerProcess(const WorkerProcess&) = delete;
   WorkerProcess& operator=(const WorkerProcess&) = delete;
@@ -32,7 +34,15 @@ class WorkerProcess {
   bool running() const { return pid_ > 0; }
 
   // Starts the worker and waits for its "ready" (loading libtorch takes a while).
-  Status Start();
+  Status Start() {
+    CP_RETURN_IF_ERROR(Spawn());
+    return WaitReady();
+  }
+  // The two halves of Start(): a spare worker is spawned ahead and waited for when needed.
+  Status Spawn();
+  Status WaitReady();
+  // Swaps processes with `other` (a spare started ahead).
+  void Swap(WorkerProcess& other);
   // Kills the worker if it is still there; returns how it ended ("killed by SIGSEGV", …).
   std::string Stop(bool kill_it = true);
   // Writes a whole line; false when the worker is gone.
@@ -45,6 +55,7 @@ class WorkerProcess {
  private:
   std::string executable_;
   std::string limits_;  // LimitsArgument of the check context
+  bool malloc_check_;
   pid_t pid_ = -1;
   int to_ = -1, from_ = -1;
   std::string buffer_;

@@ -464,12 +464,15 @@ TEST(CampaignSummary, CountFeedsVerdictsCoverageAndTime) {
 
 TEST(CampaignSummary, JsonHoldsEveryFieldOfInterfacesMd) {
   const json j = SummaryJson(Fed(), kTool);
-  ExpectKeys(
-      j,
-      {"schema", "tool", "options", "shards", "start_time", "end_time", "elapsed_seconds", "cases",
-       "buckets", "throughput", "time_seconds", "coverage", "mistrusted", "skipped"},
-      "summary");
-  EXPECT_EQ(j["schema"], "convparity.summary/1");
+  ExpectKeys(j,
+             {"schema", "tool", "options", "shards", "start_time", "end_time", "elapsed_seconds",
+              "cases", "buckets", "findings", "shrinking", "throughput", "time_seconds", "coverage",
+              "mistrusted", "skipped"},
+             "summary");
+  EXPECT_EQ(j["schema"], "convparity.summary/2");
+  // Triage (summary/2): distinct findings apart from hits; the second sighting of sig-a is a hit.
+  EXPECT_EQ(j["findings"], (json{{"distinct", 1}, {"hits", 1}, {"untriaged", 0}}));
+  EXPECT_EQ(j["buckets"][0]["hits"], 1);
   EXPECT_EQ(j["options"]["shard"], (json{{"index", 1}, {"count", 4}}));
   EXPECT_EQ(j["options"]["dims"], (json{1, 3}));
   EXPECT_EQ(j["shards"], (json{"1/4"}));

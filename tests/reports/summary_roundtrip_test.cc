@@ -267,12 +267,39 @@ TEST(SummaryFromJson, ReadsSummariesWithoutTheWorkersProtocolAndIdleTime) {
   EXPECT_NE(ErrorOf(j).find("time_seconds.idle"), std::string::npos) << ErrorOf(j);
 }
 
+// A version-1 summary (before triage) has no findings, shrinking, hits or shrink: it still reads,
+// every sighting after a bucket's first counting as a hit, and writes back as version 2.
+TEST(SummaryFromJson, ReadsVersion1SummariesWithoutTheTriagesFields) {
+  CampaignSummary s;
+  CountFinding(&s, "sig", ConvCase{}, Verdict::kFailed, "sig.json", 3, 0.5);
+  CountHit(&s, "sig");
+  CountShrink(&s, "sig", 4, 20, false, 6, 0.5, 10);
+  json j = SummaryJson(s, kTool);
+  EXPECT_EQ(j["buckets"][0]["shrink"]["calls"], 20);
+  EXPECT_EQ(j["shrinking"]["calls"], 20);
+  ASSERT_TRUE(SummaryFromJson(j).ok());
+  EXPECT_EQ(SummaryJson(*SummaryFromJson(j), kTool), j);
+  j["schema"] = "convparity.summary/1";
+  j.erase("findings");
+  j.erase("shrinking");
+  j["buckets"][0].erase("hits");
+  j["buckets"][0].erase("shrink");
+  Result<CampaignSummary> r = SummaryFromJson(j);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->buckets.at("sig").cases, 2);
+  EXPECT_EQ(r->buckets.at("sig").hits, 1);
+  EXPECT_FALSE(r->buckets.at("sig").shrink.triaged);
+  EXPECT_EQ(SummaryJson(*r, kTool)["schema"], "convparity.summary/2");
+  j["buckets"][0]["shrink"] = json{{"calls", 1}};
+  EXPECT_NE(ErrorOf(j).find("buckets[0].shrink"), std::string::npos) << ErrorOf(j);
+}
+
 TEST(SummaryFromJson, SaysWhichSchemaItReads) {
   json j = Valid();
-  j["schema"] = "convparity.summary/2";
+  j["schema"] = "convparity.summary/3";
   EXPECT_EQ(ErrorOf(j),
-            "field 'schema': \"convparity.summary/2\" is a version this convparity cannot read (it "
-            "reads convparity.summary/1)");
+            "field 'schema': \"convparity.summary/3\" is a version this convparity cannot read (it "
+            "reads convparity.summary/2 and convparity.summary/1)");
   j["schema"] = "convparity.report/1";
   EXPECT_EQ(ErrorOf(j), "field 'schema': \"convparity.report/1\" is not a convparity summary");
   j.erase("schema");

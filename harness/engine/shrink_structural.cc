@@ -1,0 +1,238 @@
+#include "harness/engine/shrink_structural.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <string>
+
+#include "core/descriptor.h"
+
+namespace convparity {
+namespace {
+
+// Smaller values of `v` down to `floor`: the floor first, then half way, then one less.
+std::vector<int64_t> Smaller(int64_t v, int64_t floor) {
+  std::vector<int64_t> out;
+  for (int64_t c : {floor, floor + (v - floor) / 2, v - 1})
+    if (c >= floor && c < v && std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+  return out;
+}
+
+// A transposed problem's output_padding must stay below stride or dilation: a reduction of either
+// takes output_padding down with it rather than becoming invalid.
+void ClampOutputPadding(ConvProblem& p) {
+  for (int i = 0; i < kMaxSpatialRank; ++i) {
+    const int64_t limit = p.transposed && i < p.rank ? std::max(p.stride[i], p.dilation[i]) - 1 : 0;
+    p.output_padding[i] = std::min(p.output_padding[i], limit);
+  }
+}
+
+std::string KeyOf(const ConvCase& c) {
+  return CaseDescriptor(c.problem, c.direction) + "/" + FillName(c.fill);
+}
+
+// Reductions of several fields at once, tried once before the single ones: each accepted one saves
+// single steps, and a step costs most where the verdict is a crash or a hang (a worker restart,
+// the timeout). Not part of 1-minimality, which the single reductions decide.
+std::vector<ConvCase> CoarseReductions(const ConvCase& c) {
+  const ConvProblem& p = c.problem;
+  std::vector<ConvCase> out;
+  auto offer = [&](ConvProblem q, Fill fill) {
+    ClampOutputPadding(q);
+    if ((q == p && fill == c.fill) || !Validate(q).ok()) return;
+    ConvCase r = c;
+    r.problem = q;
+    r.fill = fill;
+    out.push_back(std::move(r));
+  };
+  std::vector<ConvProblem> one_dimension;  // only spatial dimension `keep`
+  for (int keep = 0; p.rank > 1 && keep < p.rank; ++keep) {
+    ConvProblem q = p;
+    q.rank = 1;
+    for (Dims* d : {&q.input, &q.kernel, &q.stride, &q.pad_begin, &q.pad_end, &q.dilation,
+                    &q.output_padding}) {
+      const bool zero_based = d == &q.pad_begin || d == &q.pad_end || d == &q.output_padding;
+      const int64_t kept = (*d)[keep];
+      d->fill(zero_based ? 0 : 1);
+      (*d)[0] = kept;
+    }
+    one_dimension.push_back(q);
+  }
+  if (p.rank == 1) one_dimension.push_back(p);
+  // The plainest problem of one dimension keeping its kernel and dilation (and perhaps its groups
+  // and stride): one step where a bug needs only those.
+  for (const ConvProblem& d : one_dimension) {
+    for (bool keep_groups : {false, true}) {
+      for (bool keep_stride : {false, true}) {
+        ConvProblem q = d;
+        q.batch = 1;
+        q.groups = keep_groups ? d.groups : 1;
+        q.in_channels = q.out_channels = q.groups;
+        q.data_layout = DataLayout::kChannelsFirst;
+        q.bias = false;
+        q.weight_layout = q.natural_weight_layout();
+        q.pad_begin.fill(0);
+        q.pad_end.fill(0);
+        q.output_padding.fill(0);
+        if (!keep_stride) q.stride.fill(1);
+        // The smallest input the kernel fits in.
+        q.input[0] = q.transposed ? 1 : q.dilation[0] * (q.kernel[0] - 1) + 1;
+        offer(q, Fill::kExact);
+      }
+    }
+  }
+  for (const ConvProblem& q : one_dimension) offer(q, c.fill);
+  ConvProblem q = p;
+  q.batch = 1;
+  q.groups = 1;
+  q.in_channels = q.out_channels = 1;
+  offer(q, c.fill);
+  q = p;
+  q.batch = 1;
+  q.in_channels = q.out_channels = p.groups;
+  offer(q, c.fill);
+  q = p;
+  q.data_layout = DataLayout::kChannelsFirst;
+  q.weight_layout = p.natural_weight_layout();
+  q.bias = false;
+  offer(q, Fill::kExact);
+  q = p;
+  q.pad_begin.fill(0);
+  q.pad_end.fill(0);
+  q.output_padding.fill(0);
+  offer(q, c.fill);
+  q = p;
+  q.stride.fill(1);
+  offer(q, c.fill);
+  q = p;
+  q.dilation.fill(1);
+  offer(q, c.fill);
+  return out;
+}
+
+}  // namespace
+
+std::vector<ConvCase> CaseReductions(const ConvCase& c) {
+  const ConvProblem& p = c.problem;
+  std::vector<ConvCase> out;
+  auto offer = [&](ConvProblem q) {
+    ClampOutputPadding(q);
+    if (q == p || !Validate(q).ok()) return;
+    ConvCase r = c;
+    r.problem = q;
+    if (std::find(out.begin(), out.end(), r) == out.end()) out.push_back(std::move(r));
+  };
+  for (int drop = 0; p.rank > 1 && drop < p.rank; ++drop) {
+    ConvProblem q = p;
+    q.rank = p.rank - 1;
+    for (Dims* d : {&q.input, &q.kernel, &q.stride, &q.pad_begin, &q.pad_end, &q.dilation,
+                    &q.output_padding}) {
+      for (int i = drop; i + 1 < kMaxSpatialRank; ++i) (*d)[i] = (*d)[i + 1];
+      const bool zero_based = d == &q.pad_begin || d == &q.pad_end || d == &q.output_padding;
+      (*d)[kMaxSpatialRank - 1] = zero_based ? 0 : 1;
+    }
+    offer(q);
+  }
+  for (int64_t b : Smaller(p.batch, 1)) {
+    ConvProblem q = p;
+    q.batch = b;
+    offer(q);
+  }
+  const int64_t in_g = p.in_channels / p.groups, out_g = p.out_channels / p.groups;
+  for (int64_t g : Smaller(p.groups, 1)) {
+    ConvProblem q = p;
+    q.groups = g;
+    q.in_channels = g * in_g;
+    q.out_channels = g * out_g;
+    offer(q);
+  }
+  for (int64_t ch : Smaller(in_g, 1)) {
+    ConvProblem q = p;
+    q.in_channels = ch * p.groups;
+    offer(q);
+  }
+  for (int64_t ch : Smaller(out_g, 1)) {
+    ConvProblem q = p;
+    q.out_channels = ch * p.groups;
+    offer(q);
+  }
+  for (int i = 0; i < p.rank; ++i) {
+    for (auto [field, floor] : {std::pair{&ConvProblem::input, int64_t{1}},
+                                {&ConvProblem::kernel, 1},
+                                {&ConvProblem::stride, 1},
+                                {&ConvProblem::dilation, 1},
+                                {&ConvProblem::pad_begin, 0},
+                                {&ConvProblem::pad_end, 0},
+                                {&ConvProblem::output_padding, 0}}) {
+      for (int64_t v : Smaller((p.*field)[i], floor)) {
+        ConvProblem q = p;
+        (q.*field)[i] = v;
+        offer(q);
+      }
+    }
+  }
+  ConvProblem q = p;
+  q.data_layout = DataLayout::kChannelsFirst;
+  offer(q);
+  q = p;
+  q.weight_layout = p.natural_weight_layout();
+  offer(q);
+  q = p;
+  q.bias = false;
+  offer(q);
+  if (p.transposed) {  // ordinary is the plainer kind
+    q = p;
+    q.transposed = false;
+    q.weight_layout = q.natural_weight_layout();
+    offer(q);
+  }
+  if (c.fill != Fill::kExact) {
+    ConvCase r = c;
+    r.fill = Fill::kExact;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+StructuralShrinkResult ShrinkToOneMinimal(const ConvCase& failing,
+                                          const std::function<bool(const ConvCase&)>& holds,
+                                          const StructuralShrinkBounds& bounds) {
+  const auto start = std::chrono::steady_clock::now();
+  auto seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  StructuralShrinkResult result;
+  result.shrunk = failing;
+  std::set<std::string> not_holding;
+  // The coarse pass first (each of its reductions once), then the single ones to a fixpoint.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (bool progress = true; progress;) {
+      progress = false;
+      const std::vector<ConvCase> candidates =
+          pass == 0 ? CoarseReductions(result.shrunk) : CaseReductions(result.shrunk);
+      for (const ConvCase& candidate : candidates) {
+        const std::string key = KeyOf(candidate);
+        if (not_holding.count(key) != 0) continue;
+        if (result.calls >= bounds.max_calls ||
+            (bounds.max_seconds > 0 && seconds() > bounds.max_seconds)) {
+          result.bound_hit = true;
+          result.seconds = seconds();
+          return result;
+        }
+        ++result.calls;
+        if (!holds(candidate)) {
+          not_holding.insert(key);
+          continue;
+        }
+        result.shrunk = candidate;
+        result.steps.push_back(candidate);
+        progress = true;
+        break;
+      }
+    }
+  }
+  result.seconds = seconds();
+  return result;
+}
+
+}  // namespace convparity

@@ -1,0 +1,37 @@
+// Turning one discrepancy a campaign saw into a finding worth reporting (issue 16): a crash is
+// first confirmed alone in a fresh worker (one that crashes only after other cases ran is marked so
+// and kept as it was seen); then the case is shrunk along the generator's shrink tree and by the
+// structural pass to a 1-minimal case (shrink_structural.h), each candidate keeping the original's
+// verdict and implementation. A crash of a candidate counts only once seen in a fresh worker; a
+// hang's candidates run under the runner's adaptive timeout.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <cstdint>
+#include <string>
+
+#include "core/conv_case.h"
+#include "core/features.h"
+#include "harness/engine/case_runner.h"
+
+namespace convparity {
+
+struct TriageOptions {
+  bool isolate = true;            // cases run in worker processes (else in this one)
+  std::string worker_executable;  // for isolation
+  double case_timeout = 30;
+  CheckContext check;          // the limits every case is checked against
+  WorkerPolicy policy;         // the campaign's own (adaptive timeout, malloc check)
+  double shrink_seconds = 30;  // the shrink tree and the structural pass together
+  int64_t max_shrink_calls = 1000;
+};
+
+// The finding of `original` (its SUT set), drawn as `drawn` (the generator's shrink tree; a
+// problem without one gets ShrinkableProblem's), which `runner` saw end with `outcome`. `runner` is
+// the triage's own: nothing else is pending on it. The finding's bucket is left empty.
+Finding TriageDiscrepancy(const rc::Shrinkable<ConvProblem>& drawn, const ConvCase& original,
+                          const CaseOutcome& outcome, CaseRunner& runner,
+                          const TriageOptions& options);
+
+}  // namespace convparity

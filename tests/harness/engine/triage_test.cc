@@ -1,0 +1,159 @@
+// Issue 16's done-when: campaigns against the planted bugs of each class (tests/planted) find each
+// one, report 1-minimal cases, give a wrong-everywhere bug at most one bucket per direction and
+// kind, report a hang within 15 s of the start shrunk below 1,000 MACs while other cases kept being
+// checked, and attribute a heap overflow to the case that caused it. One test, so that the
+// campaigns share this process; each campaign is a few seconds.
+#include "harness/engine/triage.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <set>
+
+#include "core/descriptor.h"
+#include "generators/problem_shrink.h"
+#include "harness/engine/campaign.h"
+#include "harness/engine/case_runner.h"
+#include "harness/engine/shrink_structural.h"
+#include "plugin_paths.h"
+
+namespace convparity {
+namespace {
+
+std::string Planted(const std::string& variant) {
+  return std::string("plugin:") + CONVPARITY_PLANTED_PLUGIN + "#" + variant;
+}
+
+struct CampaignRun {
+  std::vector<Finding> reported;
+  std::vector<double> reported_at;                      // seconds since the start
+  std::vector<std::pair<double, int64_t>> checkpoints;  // (seconds, cases)
+  CampaignSummary summary;
+};
+
+CampaignRun Campaign(const std::string& variant, double seconds, bool malloc_check = false) {
+  CampaignOptions o;
+  o.seed = 3;
+  o.seconds = seconds;
+  o.max_macs = 20000;
+  o.isolate = true;
+  o.worker_executable = CONVPARITY_EXE;
+  o.quiet = true;
+  o.shrink_seconds = 20;
+  o.malloc_check = malloc_check;
+  o.suts = {Planted(variant)};
+  CampaignRun run;
+  std::mutex mu;
+  const auto start = std::chrono::steady_clock::now();
+  auto now = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  CampaignHooks hooks;
+  hooks.on_new_bucket = [&](const Finding& f) {
+    std::lock_guard<std::mutex> lock(mu);
+    run.reported.push_back(f);
+    run.reported_at.push_back(now());
+  };
+  hooks.on_checkpoint = [&](const CampaignSummary& s) {
+    std::lock_guard<std::mutex> lock(mu);
+    run.checkpoints.push_back({now(), s.cases});
+  };
+  Result<CampaignSummary> s = RunCampaign(o, hooks);
+  EXPECT_TRUE(s.ok()) << s.status().message();
+  std::fprintf(stderr, "\n[ triage   ] %s: %.1f s\n", variant.c_str(), now());
+  if (s.ok()) run.summary = *s;
+  return run;
+}
+
+// No single reduction of a reported case keeps its verdict. Checked in one worker with the
+// adaptive timeout: a 1-minimal case's reductions neither crash nor hang, so it never restarts.
+void ExpectOneMinimal(const Finding& f) {
+  if (f.crashes_after_others || f.shrink_bound_hit) return;  // reported as seen, and says so
+  static std::unique_ptr<CaseRunner> runner = [] {
+    WorkerPolicy policy;
+    policy.timeout_floor_seconds = 1;
+    return MakeIsolatedRunner(CONVPARITY_EXE, 10, {}, policy);
+  }();
+  const std::vector<ConvCase> reductions = CaseReductions(f.minimized);
+  for (const ConvCase& r : reductions) runner->Submit(r, {f.minimized.sut});
+  for (const ConvCase& r : reductions)
+    EXPECT_NE(runner->Next()[0].verdict, f.outcome.verdict)
+        << CaseDescriptor(f.minimized.problem, f.minimized.direction) << " still "
+        << VerdictName(f.outcome.verdict) << " as " << CaseDescriptor(r.problem, r.direction);
+}
+
+TEST(Triage, CampaignsAgainstPlantedBugsOfEachClass) {
+  // Wrong everywhere: one bucket per direction and kind, the rest hits.
+  CampaignRun everywhere = Campaign("everywhere", 3);
+  std::map<std::string, int> per_direction_and_kind;
+  for (const Finding& f : everywhere.reported) {
+    ++per_direction_and_kind[std::string(DirectionName(f.minimized.direction)) +
+                             (f.minimized.problem.transposed ? "/t" : "/")];
+    EXPECT_EQ(f.minimized.problem.macs(), 1) << f.bucket;
+    ExpectOneMinimal(f);
+  }
+  EXPECT_FALSE(everywhere.reported.empty());
+  for (const auto& [key, n] : per_direction_and_kind) EXPECT_EQ(n, 1) << key;
+  int64_t hits = 0;
+  for (const auto& [signature, b] : everywhere.summary.buckets) hits += b.hits;
+  EXPECT_GT(hits, 10);
+
+  for (const char* variant : {"narrow", "unwritten", "crash"}) {
+    CampaignRun run = Campaign(variant, 3);
+    EXPECT_FALSE(run.reported.empty()) << variant;
+    for (const Finding& f : run.reported) {
+      EXPECT_FALSE(f.crashes_after_others) << variant;
+      ExpectOneMinimal(f);
+    }
+  }
+
+  // A heap overflow under the checking malloc: the case that overflowed crashes, alone too.
+  CampaignRun heap = Campaign("heap-overflow", 4, /*malloc_check=*/true);
+  ASSERT_FALSE(heap.reported.empty());
+  for (const Finding& f : heap.reported) {
+    EXPECT_EQ(f.outcome.verdict, Verdict::kCrashed) << f.outcome.reason;
+    EXPECT_FALSE(f.crashes_after_others) << f.outcome.reason;
+    const ConvProblem& p = f.minimized.problem;
+    EXPECT_TRUE(p.kernel[0] == 2 && p.stride[0] == 2 && p.bias)
+        << "not the overflowing case: " << ProblemDescriptor(p);
+    ExpectOneMinimal(f);
+  }
+
+  // A hang: reported within 15 s, small, while the campaign kept checking cases.
+  CampaignRun hang = Campaign("hang", 8);
+  const Finding* hung = nullptr;
+  double hung_at = 0;
+  for (size_t k = 0; k < hang.reported.size(); ++k)
+    if (hang.reported[k].outcome.verdict == Verdict::kHung && !hung)
+      hung = &hang.reported[k], hung_at = hang.reported_at[k];
+  ASSERT_NE(hung, nullptr);
+  EXPECT_LT(hung_at, 15);
+  EXPECT_LT(hung->minimized.problem.macs(), 1000) << ProblemDescriptor(hung->minimized.problem);
+  ExpectOneMinimal(*hung);
+  EXPECT_GT(hang.summary.buckets.at(hung->bucket).shrink.cases_beside, 0)
+      << "no case was checked while the hang was shrunk";
+}
+
+// Large kernels: the default space reaches kernels beyond 16 only with the wider space (issue 16,
+// item 5); an explicit case shows that the triage shrinks such a bug to its essence.
+TEST(Triage, ALargeKernelBugShrinksToTheSmallestKernelThatShowsIt) {
+  std::unique_ptr<CaseRunner> runner = MakeInProcessRunner();
+  Result<ParsedDescriptor> d = ParseDescriptor("fwd:2d_mb2_ic3_oc2_i40x6_k20x3_s2x1_p1x1");
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  ConvCase c{d->problem, Direction::kForward, Planted("large-kernel"), Fill::kUniform, 9};
+  const CaseOutcome seen = runner->Check(c, {c.sut})[0];
+  ASSERT_EQ(seen.verdict, Verdict::kFailed);
+  TriageOptions o;
+  o.isolate = false;
+  Finding f = TriageDiscrepancy(ShrinkableProblem(c.problem), c, seen, *runner, o);
+  EXPECT_EQ(ProblemDescriptor(f.minimized.problem), "1d_ic1_oc1_i17_k17");
+  EXPECT_FALSE(f.shrink_bound_hit);
+  for (const ConvCase& r : CaseReductions(f.minimized))
+    EXPECT_NE(runner->Check(r, {c.sut})[0].verdict, Verdict::kFailed);
+}
+
+}  // namespace
+}  // namespace convparity
