@@ -39,7 +39,8 @@ std::vector<ConvCase> CoarseReductions(const ConvCase& c) {
   std::vector<ConvCase> out;
   auto offer = [&](ConvProblem q, Fill fill) {
     ClampOutputPadding(q);
-    if ((q == p && fill == c.fill) || !Validate(q).ok()) return;
+    // A reduction never grows the work (a smaller input can make padding valid only where it was).
+    if ((q == p && fill == c.fill) || !Validate(q).ok() || q.macs() > p.macs()) return;
     ConvCase r = c;
     r.problem = q;
     r.fill = fill;
@@ -75,8 +76,8 @@ std::vector<ConvCase> CoarseReductions(const ConvCase& c) {
         q.pad_end.fill(0);
         q.output_padding.fill(0);
         if (!keep_stride) q.stride.fill(1);
-        // The smallest input the kernel fits in.
-        q.input[0] = q.transposed ? 1 : q.dilation[0] * (q.kernel[0] - 1) + 1;
+        // The smallest input the kernel fits in (never more than it had).
+        q.input[0] = std::min(d.input[0], q.transposed ? 1 : q.dilation[0] * (q.kernel[0] - 1) + 1);
         offer(q, Fill::kExact);
       }
     }

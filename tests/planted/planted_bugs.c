@@ -1,16 +1,20 @@
 /* A library of planted bugs, one ABI-2 variant per class of bug a campaign must triage
  * (issue 16), kept apart from the project's own kernels. The plugin itself (no variant) is the
- * correct naive convolution of naive_conv.h; each variant breaks it in one way, in every direction:
+ * correct naive convolution of naive_conv.h; each variant breaks it in one way, in every direction.
  *
- *   everywhere     every result element is one too large: wrong on every case
- *   narrow         wrong (one too large) only for a grouped problem whose first spatial dimension
- * has kernel 3 and stride 2 crash          stores through NULL when a group has 3 or more input
- * channels heap-overflow  writes 256 bytes past a 32-byte heap block it frees at once, when the
- * first spatial dimension has kernel 2 and stride 2 and the problem has a bias: the corruption
- * shows in that case under MALLOC_CHECK_=3, else in a later one (or not) hang           spins
- * forever when the last spatial dimension has dilation 2 and kernel 2 unwritten      leaves the
- * last result element unwritten when the batch is 2 or more large-kernel   wrong (one too large)
- * when any kernel size exceeds 16 (as public bugs seen only beyond 16 taps)
+ * - everywhere: every result element is one too large, on every case.
+ * - narrow: one too large only for a grouped problem whose first spatial dimension has kernel 3
+ *   and stride 2.
+ * - crash: stores through NULL when a group has 3 input channels and the first spatial dimension a
+ *   stride of 2 or more.
+ * - heap-overflow: writes 8 bytes past a 32-byte heap block it frees at once, when the first
+ *   spatial dimension has kernel 2 and stride 2 and the problem has a bias. The bytes are within
+ *   glibc's rounding of the block, so the plain malloc never notices; under MALLOC_CHECK_=3
+ *   (--malloc-check) the free aborts that very case.
+ * - hang: spins forever when the last spatial dimension has dilation 3 and kernel 2.
+ * - unwritten: leaves the last result element unwritten when the batch is 2 or more.
+ * - large-kernel: one too large when any kernel size exceeds 16 (public bugs showed only beyond 16
+ *   taps).
  *
  * Each condition holds on the plainest problem that has its feature, so a 1-minimal case shows it
  * plainly: that is what the triage tests assert (tests/harness/engine/triage_test.cc). */
@@ -92,7 +96,7 @@ static int run(const convparity_problem* p, compute_fn compute, const float* a, 
   if (p->variant == HEAP_OVERFLOW && p->kernel[0] == 2 && p->stride[0] == 2 && p->has_bias) {
     volatile char* block = (volatile char*)malloc(32);
     if (block != NULL) {
-      for (i = 0; i < 32 + 256; ++i) block[i] = (char)0xA5;
+      for (i = 0; i < 32 + 8; ++i) block[i] = (char)0xA5;
       free((void*)block);
     }
   }
