@@ -124,6 +124,27 @@ std::string ProgressLine(const CampaignOptions& o, int64_t generated, int64_t ch
   return text;
 }
 
+// In-process checks (no isolation) from the workers and the triage thread take turns: the SUTs
+// and the oracle in this process are not all safe to run from two threads at once (seen: our own
+// kernel reported as a finding). The in-process runner does its work in Next().
+class TakingTurns : public CaseRunner {
+ public:
+  TakingTurns(std::unique_ptr<CaseRunner> runner, std::mutex& turn)
+      : runner_(std::move(runner)), turn_(turn) {}
+  void Submit(const ConvCase& c, const std::vector<std::string>& suts) override {
+    runner_->Submit(c, suts);
+  }
+  std::vector<CaseOutcome> Next() override {
+    std::lock_guard<std::mutex> lock(turn_);
+    return runner_->Next();
+  }
+  size_t pending() const override { return runner_->pending(); }
+
+ private:
+  std::unique_ptr<CaseRunner> runner_;
+  std::mutex& turn_;
+};
+
 class Campaign {
  public:
   Campaign(const CampaignOptions& o, const CampaignHooks& hooks, std::vector<std::string> suts)
@@ -191,7 +212,7 @@ class Campaign {
   std::unique_ptr<CaseRunner> Runner(bool fresh_per_case, bool spare = false) const {
     return o_.isolate ? MakeIsolatedRunner(o_.worker_executable, o_.case_timeout, o_.check,
                                            Policy(fresh_per_case, spare))
-                      : MakeInProcessRunner(o_.check);
+                      : std::make_unique<TakingTurns>(MakeInProcessRunner(o_.check), turn_);
   }
 
   bool RunsAlone(const std::string& sut) {
@@ -444,6 +465,7 @@ class Campaign {
   size_t workers_ = 1;
   std::atomic<bool> triage_done_{false};
   std::condition_variable queue_changed_;
+  mutable std::mutex turn_;             // in-process checks, one at a time (TakingTurns)
   std::set<std::string> crashed_suts_;  // run one case per process from now on
 };
 
