@@ -10,11 +10,12 @@
 # Fix with: clang-format -i <file>…
 set -euo pipefail
 cd "$(dirname "$0")/.."
-command -v clang-format >/dev/null || { echo "check_format: clang-format is not installed" >&2; exit 2; }
+command -v clang-format >/dev/null ||
+  { echo "check_format: clang-format is not installed" >&2; exit 2; }
 if [ "${1:-}" = "--changed" ]; then
   base=${2:-HEAD^1}
   if ! git rev-parse -q --verify "$base^{commit}" >/dev/null; then
-    echo "check_format: no commit '$base' to compare with (a shallow clone? fetch 2 commits deep)" >&2
+    echo "check_format: no commit '$base' to compare with (a shallow clone? fetch 2 deep)" >&2
     exit 2
   fi
   mapfile -t changed < <(git diff --name-only --diff-filter=AMR "$base" HEAD)
