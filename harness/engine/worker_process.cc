@@ -13,22 +13,14 @@
 #include <utility>
 #include <vector>
 
+#include "harness/exec/child_process.h"
+
 extern char** environ;
 
 namespace convparity {
 namespace {
 
 constexpr double kStartupSeconds = 120;
-
-std::string SignalText(int status) {
-  if (WIFSIGNALED(status)) {
-    const int sig = WTERMSIG(status);
-    const char* name = sigabbrev_np(sig);
-    return std::string("killed by SIG") + (name ? name : std::to_string(sig));
-  }
-  if (WIFEXITED(status)) return "exited with code " + std::to_string(WEXITSTATUS(status));
-  return "ended";
-}
 
 }  // namespace
 
@@ -110,7 +102,7 @@ std::string WorkerProcess::Stop(bool kill_it) {
   int status = 0;
   waitpid(pid_, &status, 0);
   pid_ = -1;
-  return SignalText(status);
+  return ProcessEndText(status);
 }
 
 bool WorkerProcess::Send(const std::string& line) {

@@ -17,16 +17,6 @@ extern char** environ;
 namespace convparity {
 namespace {
 
-std::string EndText(int status) {
-  if (WIFSIGNALED(status)) {
-    const int sig = WTERMSIG(status);
-    const char* name = sigabbrev_np(sig);
-    return std::string("killed by SIG") + (name ? name : std::to_string(sig));
-  }
-  if (WIFEXITED(status)) return "exited with code " + std::to_string(WEXITSTATUS(status));
-  return "ended";
-}
-
 void CloseFd(int& fd) {
   if (fd >= 0) close(fd);
   fd = -1;
@@ -59,6 +49,16 @@ class SigpipeBlocked {
 };
 
 }  // namespace
+
+std::string ProcessEndText(int status) {
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    const char* name = sigabbrev_np(sig);
+    return std::string("killed by SIG") + (name ? name : std::to_string(sig));
+  }
+  if (WIFEXITED(status)) return "exited with code " + std::to_string(WEXITSTATUS(status));
+  return "ended";
+}
 
 Status ChildProcess::Start(const std::string& command) {
   Kill();
@@ -229,7 +229,7 @@ std::string ChildProcess::Reap() {
   CloseFd(out_);
   CloseFd(err_);
   pid_ = -1;
-  return EndText(status);
+  return ProcessEndText(status);
 }
 
 std::string ChildProcess::Kill(bool kill_first) {

@@ -13,6 +13,9 @@
 
 namespace convparity {
 
+// How a process ended, from waitpid's status: "killed by SIGSEGV", "exited with code 3".
+std::string ProcessEndText(int status);
+
 class ChildProcess {
  public:
   using Clock = std::chrono::steady_clock;
