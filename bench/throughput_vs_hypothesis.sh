@@ -102,6 +102,11 @@ sut = t["sut"] / max(n, 1)
 rest = (el - t["sut"]) / max(n, 1)
 print(f"    everything but the SUT: {1e6 * rest:.1f} us per check = "
       f"{100 * rest / sut if sut else float('inf'):.0f}% of the SUT's {1e6 * sut:.1f} us")
+# The oracle is LibTorch's own float64 convolution (and, in random mode, a second one for the
+# bound's magnitudes): its share alone is the floor the rest of the harness adds to.
+oracle = t["oracle"] / max(n, 1)
+print(f"    of which the oracle alone: {1e6 * oracle:.1f} us = "
+      f"{100 * oracle / sut if sut else float('inf'):.0f}% of the SUT's time")
 verdicts = {k: v for k, v in s["cases"]["by_verdict"].items() if v}
 print(f"    verdicts: {verdicts}")
 print(f"RATE {rate}", file=sys.stderr)
