@@ -6,17 +6,10 @@
 #include <string>
 
 #include "core/descriptor.h"
+#include "generators/problem_shrink.h"
 
 namespace convparity {
 namespace {
-
-// Smaller values of `v` down to `floor`: the floor first, then half way, then one less.
-std::vector<int64_t> Smaller(int64_t v, int64_t floor) {
-  std::vector<int64_t> out;
-  for (int64_t c : {floor, floor + (v - floor) / 2, v - 1})
-    if (c >= floor && c < v && std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
-  return out;
-}
 
 // A transposed problem's output_padding must stay below stride or dilation: a reduction of either
 // takes output_padding down with it rather than becoming invalid.
@@ -123,70 +116,11 @@ std::vector<ConvCase> CaseReductions(const ConvCase& c) {
     r.problem = q;
     if (std::find(out.begin(), out.end(), r) == out.end()) out.push_back(std::move(r));
   };
-  for (int drop = 0; p.rank > 1 && drop < p.rank; ++drop) {
-    ConvProblem q = p;
-    q.rank = p.rank - 1;
-    for (Dims* d : {&q.input, &q.kernel, &q.stride, &q.pad_begin, &q.pad_end, &q.dilation,
-                    &q.output_padding}) {
-      for (int i = drop; i + 1 < kMaxSpatialRank; ++i) (*d)[i] = (*d)[i + 1];
-      const bool zero_based = d == &q.pad_begin || d == &q.pad_end || d == &q.output_padding;
-      (*d)[kMaxSpatialRank - 1] = zero_based ? 0 : 1;
-    }
-    offer(q);
-  }
-  for (int64_t b : Smaller(p.batch, 1)) {
-    ConvProblem q = p;
-    q.batch = b;
-    offer(q);
-  }
-  const int64_t in_g = p.in_channels / p.groups, out_g = p.out_channels / p.groups;
-  for (int64_t g : Smaller(p.groups, 1)) {
-    ConvProblem q = p;
-    q.groups = g;
-    q.in_channels = g * in_g;
-    q.out_channels = g * out_g;
-    offer(q);
-  }
-  for (int64_t ch : Smaller(in_g, 1)) {
-    ConvProblem q = p;
-    q.in_channels = ch * p.groups;
-    offer(q);
-  }
-  for (int64_t ch : Smaller(out_g, 1)) {
-    ConvProblem q = p;
-    q.out_channels = ch * p.groups;
-    offer(q);
-  }
-  for (int i = 0; i < p.rank; ++i) {
-    for (auto [field, floor] : {std::pair{&ConvProblem::input, int64_t{1}},
-                                {&ConvProblem::kernel, 1},
-                                {&ConvProblem::stride, 1},
-                                {&ConvProblem::dilation, 1},
-                                {&ConvProblem::pad_begin, 0},
-                                {&ConvProblem::pad_end, 0},
-                                {&ConvProblem::output_padding, 0}}) {
-      for (int64_t v : Smaller((p.*field)[i], floor)) {
-        ConvProblem q = p;
-        (q.*field)[i] = v;
-        offer(q);
-      }
-    }
-  }
-  ConvProblem q = p;
-  q.data_layout = DataLayout::kChannelsFirst;
-  offer(q);
-  q = p;
-  q.weight_layout = p.natural_weight_layout();
-  offer(q);
-  q = p;
-  q.bias = false;
-  offer(q);
-  if (p.transposed) {  // ordinary is the plainer kind
-    q = p;
-    q.transposed = false;
-    q.weight_layout = q.natural_weight_layout();
-    offer(q);
-  }
+  for (Reduction kind :
+       {Reduction::kDropDimension, Reduction::kBatch, Reduction::kGroups,
+        Reduction::kInChannelsPerGroup, Reduction::kOutChannelsPerGroup, Reduction::kSpatial,
+        Reduction::kDataLayout, Reduction::kWeightLayout, Reduction::kBias, Reduction::kTransposed})
+    for (const ConvProblem& q : ReductionsOf(p, kind)) offer(q);
   if (c.fill != Fill::kExact) {
     ConvCase r = c;
     r.fill = Fill::kExact;
