@@ -17,10 +17,12 @@
 #include <thread>
 
 #include "core/descriptor.h"
-#include "core/prng.h"
 #include "generators/problem_gen.h"
+#include "harness/engine/campaign_cases.h"
+#include "harness/engine/campaign_progress.h"
 #include "harness/engine/case_runner.h"
 #include "harness/engine/case_schedule.h"
+#include "harness/engine/cases_in_flight.h"
 #include "harness/engine/summary_counts.h"
 #include "harness/engine/triage.h"
 #include "harness/suts/sut_registry.h"
@@ -39,89 +41,12 @@ constexpr double kTerminalLineSeconds = 1;
 
 using Clock = std::chrono::steady_clock;
 
-struct DrawnCase {
-  rc::Shrinkable<ConvProblem> problem;
-  Direction direction;
-  Fill fill;
-  uint64_t seed;
-  GraphForm graph;
-
-  ConvCase Case() const {
-    ConvCase c{problem.value(), direction, "", fill, seed};
-    c.graph = graph;
-    return c;
-  }
-};
-
-// Case i of the campaign: a function of (seed, i) and the SUTs alone.
-DrawnCase DrawCase(const CampaignOptions& o, const rc::Gen<ConvProblem>& gen,
-                   const std::vector<Direction>& directions, const std::vector<std::string>& suts,
-                   int64_t i) {
-  const size_t nd = directions.size();
-  rc::Shrinkable<ConvProblem> problem =
-      gen(rc::Random(MixSeed(o.seed, static_cast<uint64_t>(i))), rc::kNominalSize);
-  const GraphForm graph = CampaignGraphForm(problem.value(), suts, o.max_macs, i);
-  return {std::move(problem), directions[i % nd], o.fills[(i / nd) % o.fills.size()],
-          MixSeed(o.seed ^ 0x5EEDull, static_cast<uint64_t>(i)), graph};
-}
-
-ProblemSpace SpaceOf(const CampaignOptions& o) {
-  ProblemSpace space;
-  space.ranks = o.dims;
-  space.max_macs = o.max_macs;
-  // Large cases (ProblemSpace::large_factor) stay under the limit of every case: with --max-macs
-  // given (it is then the limit too), there are none.
-  space.large_factor = std::min<int64_t>(
-      space.large_factor, o.check.limits.max_macs / std::max<int64_t>(o.max_macs, 1));
-  space.channel_multiple = ChannelMultipleFor(o.suts);
-  return space;
-}
-
 // The bucket of a discrepancy: its signature, and the implementation the SUT said it used, so
 // that one SUT's implementations (an adapter's jit and gemm paths) are reported apart.
 std::string SignatureOf(const ConvCase& c, const CaseOutcome& outcome) {
   const std::string signature = BucketSignature(c, outcome.verdict);
   return outcome.notes.implementation.empty() ? signature
                                               : signature + "@" + outcome.notes.implementation;
-}
-
-std::vector<Direction> DirectionsOf(const CampaignOptions& o) {
-  return o.directions.empty() ? AllDirections() : o.directions;
-}
-
-// "45 s", "12 min", "3.5 h".
-std::string Duration(double seconds) {
-  char text[32];
-  if (seconds < 120)
-    std::snprintf(text, sizeof text, "%.0f s", seconds);
-  else if (seconds < 7200)
-    std::snprintf(text, sizeof text, "%.0f min", seconds / 60);
-  else
-    std::snprintf(text, sizeof text, "%.1f h", seconds / 3600);
-  return text;
-}
-
-// What a campaign has done and how long it has left: the time budget's rest, or with --cases the
-// cases left at the rate so far.
-std::string ProgressLine(const CampaignOptions& o, int64_t generated, int64_t checks,
-                         size_t buckets, double now, bool final) {
-  std::string left;
-  if (final)
-    left = "done";
-  else if (o.max_cases > 0)
-    left = generated > 0 && now > 0
-               ? "ETA " + Duration(static_cast<double>(o.max_cases - generated) /
-                                   (static_cast<double>(generated) / now))
-               : "ETA ?";
-  else
-    left = "ETA " + Duration(std::max(0.0, o.seconds - now));
-  char text[256];
-  std::snprintf(text, sizeof text,
-                "[convparity] %lld cases, %lld checks (%.0f checks/s), %zu buckets, %s, %s",
-                static_cast<long long>(generated), static_cast<long long>(checks),
-                now > 0 ? static_cast<double>(checks) / now : 0.0, buckets, Duration(now).c_str(),
-                left.c_str());
-  return text;
 }
 
 // In-process checks (no isolation) from the workers and the triage thread take turns: the SUTs
@@ -220,67 +145,55 @@ class Campaign {
     return o_.isolate && (o_.isolate_per_case || crashed_suts_.count(sut) != 0);
   }
 
-  // Keeps kCasesInFlight cases submitted, so the worker never waits for this thread to draw,
-  // record or report. A SUT that runs one case per process (--isolate case, or after its first
-  // crash) goes to a second runner that starts a fresh worker for each case. Discrepancies go to
-  // the triage thread; this worker goes on with new cases.
+  // Keeps kCasesInFlight cases submitted (cases_in_flight.h). A SUT that runs one case per process
+  // (--isolate case, or after its first crash) goes to a second runner that starts a fresh worker
+  // for each case. Discrepancies go to the triage thread; this worker goes on with new cases.
   void Work() {
+    enum Route : size_t { kShared = 0, kAlone = 1 };
     std::unique_ptr<CaseRunner> shared = Runner(false), alone = Runner(true);
-    struct InFlight {
+    struct Drawn {
       int64_t index;
       DrawnCase drawn;
       ConvCase c;
-      std::vector<std::string> suts, shared_suts, alone_suts;
+      std::vector<std::string> suts;
+      bool has_alone;
     };
-    std::deque<InFlight> in_flight;
-    auto complete_oldest = [&] {
-      InFlight& f = in_flight.front();
-      std::vector<CaseOutcome> from_shared, from_alone, outcomes;
-      if (!f.shared_suts.empty()) from_shared = shared->Next();
-      if (!f.alone_suts.empty()) from_alone = alone->Next();
-      for (size_t k = 0, a = 0, b = 0; k < f.suts.size(); ++k) {
-        const bool is_alone = a < f.alone_suts.size() && f.alone_suts[a] == f.suts[k] &&
-                              (b >= f.shared_suts.size() || f.shared_suts[b] != f.suts[k]);
-        const std::vector<CaseOutcome>& from = is_alone ? from_alone : from_shared;
-        size_t& at = is_alone ? a : b;
-        outcomes.push_back(at < from.size() ? from[at] : CaseOutcome{});
-        ++at;
-      }
-      Record(f.c, f.suts, outcomes);
-      for (size_t k = 0; k < f.suts.size(); ++k) {
-        if (outcomes[k].verdict == Verdict::kCrashed) {
-          std::lock_guard<std::mutex> lock(mu_);
-          crashed_suts_.insert(f.suts[k]);
-        }
-        if (IsDiscrepancy(outcomes[k].verdict)) {
-          ConvCase differing = f.c;
-          differing.sut = f.suts[k];
-          Enqueue({f.index, f.drawn, differing, outcomes[k]});
-        }
-      }
-      in_flight.pop_front();
-    };
-    for (;;) {
-      // A case that starts a worker of its own gains nothing from waiting in a pipe: keep few.
-      const size_t ahead =
-          !in_flight.empty() && !in_flight.back().alone_suts.empty() ? 2 : kCasesInFlight;
-      for (int64_t i; in_flight.size() < ahead && (i = NextIndex()) >= 0;) {
-        const auto t0 = Clock::now();
-        const DrawnCase drawn = Draw(i);
-        const ConvCase c = drawn.Case();
-        AddGenerateTime(std::chrono::duration<double>(Clock::now() - t0).count());
-        InFlight f{i, drawn, c, {}, {}, {}};
-        f.suts =  // + a random pipeline; a chain for graph SUTs only
-            CampaignCaseSuts(suts_, o_.suts.empty(), o_.seed, i, c.graph);
-        for (const std::string& sut : f.suts)
-          (RunsAlone(sut) ? f.alone_suts : f.shared_suts).push_back(sut);
-        if (!f.shared_suts.empty()) shared->Submit(c, f.shared_suts);
-        if (!f.alone_suts.empty()) alone->Submit(c, f.alone_suts);
-        in_flight.push_back(std::move(f));
-      }
-      if (in_flight.empty()) break;
-      complete_oldest();
-    }
+    CasesInFlight<Drawn> in_flight({shared.get(), alone.get()});
+    in_flight.Run(
+        [&] {  // a case that starts a worker of its own gains nothing from waiting in a pipe
+          return !in_flight.empty() && in_flight.newest().has_alone ? 2 : kCasesInFlight;
+        },
+        [&] {
+          const int64_t i = NextIndex();
+          if (i < 0) return false;
+          const auto t0 = Clock::now();
+          const DrawnCase drawn = Draw(i);
+          const ConvCase c = drawn.Case();
+          AddGenerateTime(std::chrono::duration<double>(Clock::now() - t0).count());
+          Drawn d{i, drawn, c, {}, false};
+          d.suts =  // + a random pipeline; a chain for graph SUTs only
+              CampaignCaseSuts(suts_, o_.suts.empty(), o_.seed, i, c.graph);
+          std::vector<size_t> route;
+          for (const std::string& sut : d.suts) route.push_back(RunsAlone(sut) ? kAlone : kShared);
+          d.has_alone = std::count(route.begin(), route.end(), kAlone) != 0;
+          const std::vector<std::string> suts = d.suts;  // d moves into the in-flight list
+          in_flight.Submit(c, suts, std::move(d), std::move(route));
+          return true;
+        },
+        [&](Drawn& d, std::vector<CaseOutcome>& outcomes) {
+          Record(d.c, d.suts, outcomes);
+          for (size_t k = 0; k < d.suts.size(); ++k) {
+            if (outcomes[k].verdict == Verdict::kCrashed) {
+              std::lock_guard<std::mutex> lock(mu_);
+              crashed_suts_.insert(d.suts[k]);
+            }
+            if (IsDiscrepancy(outcomes[k].verdict)) {
+              ConvCase differing = d.c;
+              differing.sut = d.suts[k];
+              Enqueue({d.index, d.drawn, differing, outcomes[k]});
+            }
+          }
+        });
     ++finished_workers_;
     queue_changed_.notify_all();
   }
@@ -472,12 +385,6 @@ class Campaign {
 }  // namespace
 
 void RequestCampaignStop() { g_stop = true; }
-
-ConvCase CampaignCase(const CampaignOptions& options, int64_t index) {
-  return DrawCase(options, GenProblem(SpaceOf(options)), DirectionsOf(options),
-                  options.suts.empty() ? OurSutNames() : options.suts, index)
-      .Case();
-}
 
 Result<CampaignSummary> RunCampaign(const CampaignOptions& options, const CampaignHooks& hooks) {
   std::vector<std::string> suts = options.suts.empty() ? OurSutNames() : options.suts;

@@ -12,6 +12,7 @@
 #include <set>
 #include <thread>
 
+#include "harness/engine/cases_in_flight.h"
 #include "harness/engine/check_case.h"
 #include "harness/engine/outcome_json.h"
 #include "harness/engine/sut_cache.h"
@@ -253,20 +254,20 @@ std::vector<CaseOutcome> RunCases(const std::vector<ConvCase>& cases,
   std::atomic<size_t> next{0};
   auto work = [&] {
     std::unique_ptr<CaseRunner> runner = MakeRunner(options);
-    std::deque<size_t> submitted;  // groups, in the order their outcomes come back
-    for (;;) {
-      for (size_t g; submitted.size() < kCasesInFlight && (g = next++) < groups.size();) {
-        std::vector<std::string> suts;
-        for (size_t i : groups[g]) suts.push_back(cases[i].sut);
-        runner->Submit(cases[groups[g][0]], suts);
-        submitted.push_back(g);
-      }
-      if (submitted.empty()) return;
-      std::vector<CaseOutcome> got = runner->Next();
-      const std::vector<size_t>& group = groups[submitted.front()];
-      submitted.pop_front();
-      for (size_t k = 0; k < got.size(); ++k) outcomes[group[k]] = std::move(got[k]);
-    }
+    CasesInFlight<size_t> in_flight({runner.get()});  // tagged with their group
+    in_flight.Run([] { return kCasesInFlight; },
+                  [&] {
+                    const size_t g = next++;
+                    if (g >= groups.size()) return false;
+                    std::vector<std::string> suts;
+                    for (size_t i : groups[g]) suts.push_back(cases[i].sut);
+                    in_flight.Submit(cases[groups[g][0]], suts, g);
+                    return true;
+                  },
+                  [&](size_t& g, std::vector<CaseOutcome>& got) {
+                    for (size_t k = 0; k < got.size(); ++k)
+                      outcomes[groups[g][k]] = std::move(got[k]);
+                  });
   };
   std::vector<std::thread> threads;
   for (int j = 1; j < std::min<int>(options.jobs, static_cast<int>(groups.size())); ++j)
