@@ -1,11 +1,11 @@
 // A small typed graph IR, Relay-like: the vocabulary of the transforms (kernels/graph/) that ML
-// compilers apply to convolutions. It lives in core/ because generators build graphs, the oracle may
-// evaluate them, reports print them and kernels run and rewrite them.
+// compilers apply to convolutions. It lives in core/ because generators build graphs, the oracle
+// may evaluate them, reports print them and kernels run and rewrite them.
 //
-// A graph is a list of nodes in topological order; a node names its operands by index. Every tensor is
-// float32 and dense, stored contiguously in its node's `shape`: a channels-last tensor has shape
-// (N, spatial…, C), an HWIO weight (k…, I, O). Layouts are data, not annotations: the conv attributes say
-// how to read the operands, a layout_transform permutes axes.
+// A graph is a list of nodes in topological order; a node names its operands by index. Every tensor
+// is float32 and dense, stored contiguously in its node's `shape`: a channels-last tensor has shape
+// (N, spatial…, C), an HWIO weight (k…, I, O). Layouts are data, not annotations: the conv
+// attributes say how to read the operands, a layout_transform permutes axes.
 #pragma once
 
 #include <cstdint>
@@ -30,27 +30,28 @@ enum class OpKind {
   kTranspose,           // a permutation of axes
   kReshape,
   kTile,
-  kSum,                 // over axes
+  kSum,  // over axes
   kStridedSlice,
-  kPad,                 // zero padding per axis
-  kExpandDims,          // insert one axis of size 1
-  kSqueeze,             // remove axes of size 1
+  kPad,         // zero padding per axis
+  kExpandDims,  // insert one axis of size 1
+  kSqueeze,     // remove axes of size 1
   kConcatenate,
-  kAdd,                 // elementwise, numpy broadcasting
+  kAdd,  // elementwise, numpy broadcasting
 };
 
 // conv, conv_transpose and conv_backward_weight. Sizes per spatial dimension, PyTorch conventions
-// (dilation 1 = none). The operands are read in `data_layout` / `weight_layout`; the result of a conv is
-// in `data_layout`, the result of conv_backward_weight in `weight_layout`.
-// NOTE: conv_backward_weight is the weight gradient of the *ordinary* relation x[yo·s − p + k·d] ~ y[yo]
+// (dilation 1 = none). The operands are read in `data_layout` / `weight_layout`; the result of a
+// conv is in `data_layout`, the result of conv_backward_weight in `weight_layout`. NOTE:
+// conv_backward_weight is the weight gradient of the *ordinary* relation x[yo·s − p + k·d] ~ y[yo]
 // (kernels/conv_loops.h): its operands are the large side x and the small side grad_y, its result
-// (C_y, C_x/g, k…) read in `weight_layout`. For a transposed conv the large side is its grad_output, the
-// small side its input, and the result is PyTorch's transposed weight (C_in, C_out/g, k…) as it is.
-// NOTE: so conv_backward_weight's `weight_layout` names the axes of the ordinary relation, O = C_y and
-// I = C_x/g: a transposed conv's IO… weight is OI… here, and its …IO / O…I weights ((k…, C_in,
-// C_out/g) / (C_out/g, k…, C_in)) have no name here: compute OI… and transpose. Its `pad_end` and
-// `output_padding` say how large x is: x = (y − 1)·s − pad_begin − pad_end + d·(k − 1) + 1 + extra
-// with 0 ≤ extra < max(s, d) (an ordinary conv's leftover rows, a transposed one's output_padding).
+// (C_y, C_x/g, k…) read in `weight_layout`. For a transposed conv the large side is its
+// grad_output, the small side its input, and the result is PyTorch's transposed weight (C_in,
+// C_out/g, k…) as it is. NOTE: so conv_backward_weight's `weight_layout` names the axes of the
+// ordinary relation, O = C_y and I = C_x/g: a transposed conv's IO… weight is OI… here, and its …IO
+// / O…I weights ((k…, C_in, C_out/g) / (C_out/g, k…, C_in)) have no name here: compute OI… and
+// transpose. Its `pad_end` and `output_padding` say how large x is: x = (y − 1)·s − pad_begin −
+// pad_end + d·(k − 1) + 1 + extra with 0 ≤ extra < max(s, d) (an ordinary conv's leftover rows, a
+// transposed one's output_padding).
 struct ConvAttrs {
   int rank = 2;
   int64_t groups = 1;
@@ -62,28 +63,40 @@ struct ConvAttrs {
   Dims output_padding{0, 0, 0};  // conv_transpose only
   DataLayout data_layout = DataLayout::kChannelsFirst;
   WeightLayout weight_layout = WeightLayout::kOI;
-  // The second representation of a depthwise weight (groups = C_in, multiplier m): (C_in, m, k…) in OI,
-  // (k…, C_in, m) in …IO, instead of (C_in·m, 1, k…) / (k…, 1, C_in·m). Same memory, other shape;
-  // canonicalize_depthwise removes it (tvm-10294).
+  // The second representation of a depthwise weight (groups = C_in, multiplier m): (C_in, m, k…) in
+  // OI, (k…, C_in, m) in …IO, instead of (C_in·m, 1, k…) / (k…, 1, C_in·m). Same memory, other
+  // shape; canonicalize_depthwise removes it (tvm-10294).
   bool multiplier_weight = false;
 };
 
-// transpose and layout_transform: result axis i is operand axis perm[i]. A layout_transform also keeps
-// the layout names it converts between (e.g. "NCHW" → "NHWC"), for the printer.
+// transpose and layout_transform: result axis i is operand axis perm[i]. A layout_transform also
+// keeps the layout names it converts between (e.g. "NCHW" → "NHWC"), for the printer.
 struct PermuteAttrs {
   std::vector<int> perm;
   std::string src_layout, dst_layout;  // layout_transform only
 };
-struct ReshapeAttrs { Shape shape; };  // no -1: shapes are explicit
-struct TileAttrs { Shape reps; };      // one repetition count per axis
+struct ReshapeAttrs {
+  Shape shape;
+};  // no -1: shapes are explicit
+struct TileAttrs {
+  Shape reps;
+};  // one repetition count per axis
 struct SumAttrs {
   std::vector<int> axes;
   bool keep_dims = false;
 };
-struct StridedSliceAttrs { Shape begin, end, step; };  // per axis, step ≥ 1, end exclusive
-struct PadAttrs { Shape before, after; };               // per axis, ≥ 0
-struct AxisAttrs { int axis = 0; };                     // expand_dims, concatenate
-struct SqueezeAttrs { std::vector<int> axes; };
+struct StridedSliceAttrs {
+  Shape begin, end, step;
+};  // per axis, step ≥ 1, end exclusive
+struct PadAttrs {
+  Shape before, after;
+};  // per axis, ≥ 0
+struct AxisAttrs {
+  int axis = 0;
+};  // expand_dims, concatenate
+struct SqueezeAttrs {
+  std::vector<int> axes;
+};
 
 using OpAttrs = std::variant<std::monostate, ConvAttrs, PermuteAttrs, ReshapeAttrs, TileAttrs,
                              SumAttrs, StridedSliceAttrs, PadAttrs, AxisAttrs, SqueezeAttrs>;
@@ -92,9 +105,9 @@ struct Node {
   OpKind op = OpKind::kVar;
   std::vector<int> inputs;  // indices of earlier nodes
   OpAttrs attrs;
-  std::string name;         // vars and consts: how they print and how vars are bound
-  HostTensor value;         // consts only, contiguous in `shape`
-  Shape shape;              // the result's shape; vars and consts set it, InferShapes the rest
+  std::string name;  // vars and consts: how they print and how vars are bound
+  HostTensor value;  // consts only, contiguous in `shape`
+  Shape shape;       // the result's shape; vars and consts set it, InferShapes the rest
 };
 
 struct Graph {
@@ -113,13 +126,16 @@ struct Graph {
 };
 
 const char* OpName(OpKind op);  // conv, conv_transpose, conv_backward_weight, layout_transform, …
+// "%3 = conv: ", how a message about node i of `g` starts.
+std::string NodeMessagePrefix(const Graph& g, int i);
 
-// Fills every node's shape from its operands, in order, and checks operands and attributes. Errors are
-// kInvalid and name the node, the operand, what was expected and what was found, e.g.
+// Fills every node's shape from its operands, in order, and checks operands and attributes. Errors
+// are kInvalid and name the node, the operand, what was expected and what was found, e.g.
 // "%3 = conv: weight has 4 input channels per group, data has 8 channels / 2 groups = 4 … ".
 // A tensor over kMaxGraphTensorElements or a conv over Limits' MACs is kLimit.
 Status InferShapes(Graph& graph);
-// One node's result shape from its operands' `shape`s (which must be set), with InferShapes' checks.
+// One node's result shape from its operands' `shape`s (which must be set), with InferShapes'
+// checks.
 Result<Shape> InferNodeShape(const Graph& graph, int node);
 constexpr int64_t kMaxGraphTensorElements = int64_t{1} << 26;
 constexpr int kMaxGraphTensorRank = 8;
@@ -128,9 +144,10 @@ constexpr int kMaxGraphTensorRank = 8;
 // attributes and its operands' shapes. The bridge to everything that runs one convolution.
 // conv / conv_transpose: the problem whose forward the node is (bias = a third operand; a
 // multiplier_weight gives the groups representation's problem, whose weight has the same memory).
-// conv_backward_weight: the ordinary problem whose bwd_weight it is (x its input, grad_y its output,
-// the kernel from the attributes, pad_end the attribute's when it gives grad_y's size, else the
-// smallest that does); kUnsupported when none does (a transposed conv's output_padding ≥ stride).
+// conv_backward_weight: the ordinary problem whose bwd_weight it is (x its input, grad_y its
+// output, the kernel from the attributes, pad_end the attribute's when it gives grad_y's size, else
+// the smallest that does); kUnsupported when none does (a transposed conv's output_padding ≥
+// stride).
 Result<ConvProblem> ConvProblemOf(const Graph& graph, int node);
 
 // Removes nodes the outputs do not depend on and renumbers the rest (order kept).
@@ -139,8 +156,8 @@ void RemoveDeadNodes(Graph& graph);
 // The forward graph of a problem: %x, %w (and %b) vars, one conv or conv_transpose node read in the
 // problem's layouts, its result the output. Vars hold tensors in the problem's memory layouts
 // (DataMemoryOrder / WeightMemoryOrder), so a graph's buffers are a ConvSut's buffers.
-// With multiplier_weight, a depthwise ordinary problem with an OI… or …IO weight gets its weight var in
-// the multiplier representation (same memory); ignored for any other problem.
+// With multiplier_weight, a depthwise ordinary problem with an OI… or …IO weight gets its weight
+// var in the multiplier representation (same memory); ignored for any other problem.
 Graph ForwardGraph(const ConvProblem& p, bool multiplier_weight = false);
 // True when ForwardGraph(p, true) uses the multiplier representation.
 bool HasMultiplierRepresentation(const ConvProblem& p);
@@ -150,8 +167,8 @@ ConvAttrs ConvAttrsOf(const ConvProblem& p);
 // The residual block of a problem (GraphForm::kChain): y1 = p's convolution of %x (ForwardGraph),
 // y2 = ResidualConv(p) of y1 with weight %w2, result y1 + y2. Two convolutions in a row, an add and
 // a tensor used twice: what a chain of real layers gives the passes (convert_layout must keep one
-// layout across the block, the gradient must add the two paths), with the problem's own result shape,
-// so a chain case has a single convolution's buffers plus %w2.
+// layout across the block, the gradient must add the two paths), with the problem's own result
+// shape, so a chain case has a single convolution's buffers plus %w2.
 Graph ChainGraph(const ConvProblem& p, bool multiplier_weight = false);
 // The second convolution of ChainGraph: ordinary, over p's output (C_out → C_out channels, p's
 // groups, kernel and dilation, stride 1, the "same" padding d·(k − 1) split as evenly as it goes —

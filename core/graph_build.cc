@@ -51,28 +51,47 @@ int Graph::CountOps(OpKind op) const {
   return count;
 }
 
+std::string NodeMessagePrefix(const Graph& g, int i) {
+  return "%" + std::to_string(i) + " = " + OpName(g.node(i).op) + ": ";
+}
+
 const char* OpName(OpKind op) {
   switch (op) {
-    case OpKind::kVar: return "var";
-    case OpKind::kConst: return "const";
-    case OpKind::kConv: return "conv";
-    case OpKind::kConvTranspose: return "conv_transpose";
-    case OpKind::kConvBackwardWeight: return "conv_backward_weight";
-    case OpKind::kLayoutTransform: return "layout_transform";
-    case OpKind::kTranspose: return "transpose";
-    case OpKind::kReshape: return "reshape";
-    case OpKind::kTile: return "tile";
-    case OpKind::kSum: return "sum";
-    case OpKind::kStridedSlice: return "strided_slice";
-    case OpKind::kPad: return "pad";
-    case OpKind::kExpandDims: return "expand_dims";
-    case OpKind::kSqueeze: return "squeeze";
-    case OpKind::kConcatenate: return "concatenate";
-    case OpKind::kAdd: return "add";
+    case OpKind::kVar:
+      return "var";
+    case OpKind::kConst:
+      return "const";
+    case OpKind::kConv:
+      return "conv";
+    case OpKind::kConvTranspose:
+      return "conv_transpose";
+    case OpKind::kConvBackwardWeight:
+      return "conv_backward_weight";
+    case OpKind::kLayoutTransform:
+      return "layout_transform";
+    case OpKind::kTranspose:
+      return "transpose";
+    case OpKind::kReshape:
+      return "reshape";
+    case OpKind::kTile:
+      return "tile";
+    case OpKind::kSum:
+      return "sum";
+    case OpKind::kStridedSlice:
+      return "strided_slice";
+    case OpKind::kPad:
+      return "pad";
+    case OpKind::kExpandDims:
+      return "expand_dims";
+    case OpKind::kSqueeze:
+      return "squeeze";
+    case OpKind::kConcatenate:
+      return "concatenate";
+    case OpKind::kAdd:
+      return "add";
   }
   return "?";
 }
-
 
 void RemoveDeadNodes(Graph& graph) {
   const size_t n = graph.nodes.size();
