@@ -1,3 +1,5 @@
+// The graph oracle's evaluation in ATen float64: each op's forward and reverse rule, with the
+// growth of its error bound, and the sweeps over the nodes that graph_oracle_plan.h chose.
 #include "oracles/graph_oracle.h"
 
 #include <ATen/core/Tensor.h>
@@ -15,6 +17,7 @@
 #include <vector>
 
 #include "oracles/aten_conv.h"
+#include "oracles/graph_oracle_plan.h"
 
 // Error bounds through a graph (root_reduction_sum). Every op is linear in each operand, so the
 // error that an op applied to a value with error e adds to its result is bounded by the same op
@@ -33,12 +36,10 @@ using aten_conv::DirectionInputs;
 using aten_conv::IntList;
 using aten_conv::RunDirection;
 using aten_conv::TensorStyle;
+using graph_oracle_internal::MakePlan;
+using graph_oracle_internal::Plan;
 
 constexpr TensorStyle kF64{at::kDouble, /*channels_last=*/false};
-
-std::string Where(const Graph& g, int i) {
-  return "%" + std::to_string(i) + " = " + OpName(g.node(i).op) + ": ";
-}
 
 at::Tensor ToAten(const HostTensor& t, bool absolute) {
   at::Tensor out = at::empty(t.shape, at::TensorOptions().dtype(at::kDouble));
@@ -98,84 +99,6 @@ struct Value {
   at::Tensor t;
   double s = 0;
 };
-
-// Which nodes the computation visits, decided (and the inputs checked) before ATen runs.
-struct Plan {
-  int output = -1;
-  std::vector<int> wrt_nodes;  // the var nodes named `wrt`
-  std::vector<bool> evaluate;  // forward values the result needs
-  std::vector<bool> on_path;   // nodes between a wrt var and the output: they carry a gradient
-};
-
-Status CheckBinding(const std::string& what, const HostTensor& t, const Shape& expected) {
-  if (t.shape != expected || static_cast<int64_t>(t.values.size()) != NumElements(expected))
-    return Status::Invalid(what + " expects shape " + ShapeText(expected) + ", bound to " +
-                           ShapeText(t.shape) + " with " + std::to_string(t.values.size()) +
-                           " elements");
-  return Status::Ok();
-}
-
-Result<Plan> MakePlan(const Graph& g, const GraphInputs& vars, const std::string& wrt,
-                      const HostTensor& grad_output) {
-  const int count = static_cast<int>(g.nodes.size());
-  if (g.outputs.size() != 1)
-    return Status::Invalid("the graph oracle needs a graph with exactly one output, found " +
-                           std::to_string(g.outputs.size()));
-  Plan plan;
-  plan.output = g.outputs[0];
-  if (plan.output < 0 || plan.output >= count)
-    return Status::Invalid("output %" + std::to_string(plan.output) +
-                           " does not exist (the graph has " + std::to_string(count) + " nodes)");
-  // The nodes the output depends on, each with its shape re-inferred and its vars bound.
-  std::vector<bool> reaches(count, false);
-  reaches[plan.output] = true;
-  for (int i = count; i-- > 0;) {
-    if (!reaches[i]) continue;
-    const Node& n = g.node(i);
-    Result<Shape> shape = InferNodeShape(g, i);  // also checks that operands are earlier nodes
-    if (!shape.ok()) return shape.status();
-    if (*shape != n.shape)
-      return Status::Invalid(Where(g, i) + "its shape " + ShapeText(n.shape) +
-                             " is not the inferred " + ShapeText(*shape) + " (run InferShapes)");
-    for (int k : n.inputs) reaches[k] = true;
-    if (n.op == OpKind::kVar) {
-      auto it = vars.find(n.name);
-      if (it == vars.end()) return Status::Invalid("var %" + n.name + " is not bound");
-      CP_RETURN_IF_ERROR(CheckBinding("var %" + n.name, it->second, n.shape));
-    }
-  }
-  plan.evaluate = reaches;
-  plan.on_path.assign(count, false);
-  if (wrt.empty()) return plan;
-
-  std::string names;
-  for (int i = 0; i < count; ++i) {
-    if (g.node(i).op != OpKind::kVar) continue;
-    if (g.node(i).name == wrt) plan.wrt_nodes.push_back(i);
-    names += (names.empty() ? "" : ", ") + ("%" + g.node(i).name);
-  }
-  if (plan.wrt_nodes.empty())
-    return Status::Invalid("wrt '" + wrt + "' is not a var of the graph (its vars: " +
-                           (names.empty() ? "none" : names) + ")");
-  CP_RETURN_IF_ERROR(CheckBinding("grad_output", grad_output, g.node(plan.output).shape));
-  // on_path: depends on a wrt var and reaches the output. Forward values needed: the operands the
-  // conv rules read (the other operand of each product), and what they depend on.
-  std::vector<bool> depends(count, false);
-  for (int i = 0; i < count; ++i) {
-    depends[i] = g.node(i).op == OpKind::kVar && g.node(i).name == wrt;
-    for (int k : g.node(i).inputs) depends[i] = depends[i] || (k >= 0 && k < i && depends[k]);
-    plan.on_path[i] = depends[i] && reaches[i];
-  }
-  plan.evaluate.assign(count, false);
-  for (int i = count; i-- > 0;) {
-    const Node& n = g.node(i);
-    const bool conv = n.op == OpKind::kConv || n.op == OpKind::kConvTranspose;
-    if (plan.on_path[i] && conv) plan.evaluate[n.inputs[0]] = plan.evaluate[n.inputs[1]] = true;
-    if (plan.evaluate[i])
-      for (int k : n.inputs) plan.evaluate[k] = true;
-  }
-  return plan;
-}
 
 // ---- forward rules ------------------------------------------------------------------------------
 
@@ -259,7 +182,8 @@ Result<Value> ForwardNode(const Graph& g, int i, const std::vector<Value>& v,
     case OpKind::kAdd:
       return Value{Dense(at::add(in(0).t, in(1).t)), std::max(in(0).s, in(1).s) + 1};
   }
-  return Status::Unsupported(Where(g, i) + "the graph oracle has no forward rule for this op");
+  return Status::Unsupported(NodeMessagePrefix(g, i) +
+                             "the graph oracle has no forward rule for this op");
 }
 
 // ---- reverse rules ------------------------------------------------------------------------------
@@ -332,7 +256,7 @@ Result<Contributions> ReverseNode(const Graph& g, int i, const Value& gy,
     case OpKind::kConvTranspose:
       return ReverseConv(g, i, gy, v, on_path);
     case OpKind::kConvBackwardWeight:
-      return Status::Unsupported(Where(g, i) +
+      return Status::Unsupported(NodeMessagePrefix(g, i) +
                                  "the graph oracle has no reverse rule for conv_backward_weight, "
                                  "and the gradient asked for flows through it");
     case OpKind::kLayoutTransform:
@@ -394,7 +318,8 @@ Result<Contributions> ReverseNode(const Graph& g, int i, const Value& gy,
       return out;
     }
   }
-  return Status::Unsupported(Where(g, i) + "the graph oracle has no reverse rule for this op");
+  return Status::Unsupported(NodeMessagePrefix(g, i) +
+                             "the graph oracle has no reverse rule for this op");
 }
 
 void Accumulate(Value& into, Value&& contribution) {
@@ -408,7 +333,7 @@ void Accumulate(Value& into, Value&& contribution) {
 Status CheckShape(const Graph& g, int i, const char* what, const at::Tensor& t,
                   const Shape& expected) {
   if (t.sizes().vec() == expected) return Status::Ok();
-  return Status::Internal(Where(g, i) + "the oracle's " + what + " has shape " +
+  return Status::Internal(NodeMessagePrefix(g, i) + "the oracle's " + what + " has shape " +
                           ShapeText(t.sizes().vec()) + ", but the graph says " +
                           ShapeText(expected));
 }
@@ -421,7 +346,7 @@ Result<Value> Run(const Graph& g, const Plan& plan, const GraphInputs& vars,
   std::vector<Value> v(count);
   for (int i = 0; i < count; ++i) {
     if (!plan.evaluate[i]) continue;
-    stage = "the forward of " + Where(g, i);
+    stage = "the forward of " + NodeMessagePrefix(g, i);
     Result<Value> r = ForwardNode(g, i, v, vars, absolute);
     if (!r.ok()) return r.status();
     CP_RETURN_IF_ERROR(CheckShape(g, i, "result", r->t, g.node(i).shape));
@@ -433,7 +358,7 @@ Result<Value> Run(const Graph& g, const Plan& plan, const GraphInputs& vars,
   if (plan.on_path[plan.output]) grad[plan.output] = Value{ToAten(grad_output, absolute), 0};
   for (int i = plan.output; i >= 0; --i) {
     if (!plan.on_path[i] || !grad[i].t.defined() || g.node(i).op == OpKind::kVar) continue;
-    stage = "the reverse of " + Where(g, i);
+    stage = "the reverse of " + NodeMessagePrefix(g, i);
     Result<Contributions> r = ReverseNode(g, i, grad[i], v, plan.on_path);
     if (!r.ok()) return r.status();
     for (auto& [k, c] : r.value()) {
