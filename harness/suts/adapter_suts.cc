@@ -139,11 +139,6 @@ SutFamily AdapterFamily(const std::string& family) {
   return f;
 }
 
-SutFamily XnnpackFamily() { return AdapterFamily("xnnpack"); }
-SutFamily ArmnnFamily() { return AdapterFamily("armnn"); }
-SutFamily OneDnnFamily() { return AdapterFamily("onednn"); }
-SutFamily TorchScriptFamily() { return AdapterFamily("torchscript"); }
-
 std::string AdapterDirectory() {
   const std::string exe = SelfExecutable();
   const size_t slash = exe.rfind('/');

@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "harness/plugin/plugin_sut.h"
+#include "harness/suts/adapter_suts.h"
 #include "harness/suts/sut_family.h"
 #include "harness/suts/transform_sut.h"
 #include "kernels/direct_conv.h"
@@ -10,11 +11,34 @@
 
 namespace convparity {
 
+// Each family is defined beside the code it runs and declared only here, next to its entry.
+SutFamily MappedFamily();       // exec_families.cc: logical names (--sut-map, --config), first so
+                                // that a user's name wins over a built-in one
+SutFamily DirectFamily();       // below: our direct kernel, in several summation orders
+SutFamily TransformFamily();    // transform_sut.cc: transform:<pass>,…
+SutFamily KnownBugFamily();     // below: known-bug:<id>, kernel and transform reproductions
+SutFamily TorchF32Family();     // below: ATen's own float32 paths
+SutFamily PluginFamily();       // below: plugin:<path.so>, the C plugin ABI
+SutFamily ExecAdapterFamily();  // exec_families.cc: the adapters of adapters/ that speak the
+                                // process protocol (tfjs-wasm, …)
+SutFamily ExecFamily();         // exec_families.cc: exec:<command line>, the process protocol
+
+// The families, in the order `convparity list` shows them. The adapters to libraries loaded as
+// plugins are one family per library (adapter_suts.cc).
 const std::vector<SutFamily>& SutFamilies() {
   static const std::vector<SutFamily> families = {
-      MappedFamily(),      DirectFamily(),  TransformFamily(),   KnownBugFamily(),
-      TorchF32Family(),    XnnpackFamily(), ArmnnFamily(),       OneDnnFamily(),
-      TorchScriptFamily(), PluginFamily(),  ExecAdapterFamily(), ExecFamily(),
+      MappedFamily(),
+      DirectFamily(),
+      TransformFamily(),
+      KnownBugFamily(),
+      TorchF32Family(),
+      AdapterFamily("xnnpack"),
+      AdapterFamily("armnn"),
+      AdapterFamily("onednn"),
+      AdapterFamily("torchscript"),  // LibTorch's rewrites
+      PluginFamily(),
+      ExecAdapterFamily(),
+      ExecFamily(),
   };
   return families;
 }

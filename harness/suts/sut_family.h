@@ -2,8 +2,9 @@
 // reproductions, ATen's float32 paths, plugins, and adapters to other people's libraries. A family
 // says in one place which names are its own, how to make one, what `convparity list` shows of it
 // and which of its members a default campaign checks. The registry (sut_registry.h) only reads the
-// table of families (SutFamilies, sut_families.cc): adding a family is one entry there and the
-// files that define it.
+// table of families (SutFamilies, sut_families.cc): adding a family is its own file (under
+// harness/suts/, which CMake globs) and one entry in that table, which declares the function it
+// names right beside it.
 #pragma once
 
 #include <functional>
@@ -50,24 +51,6 @@ struct SutFamily {
 
 // The families, in the order `convparity list` shows them.
 const std::vector<SutFamily>& SutFamilies();
-
-// The families (sut_families.cc names each one; each is defined beside the code it runs).
-SutFamily DirectFamily();     // our direct kernel, in several summation orders
-SutFamily TransformFamily();  // transform:<pass>,… (transform_sut.cc)
-SutFamily KnownBugFamily();   // known-bug:<id>, kernel and transform reproductions
-SutFamily TorchF32Family();   // ATen's own float32 paths
-SutFamily PluginFamily();     // plugin:<path.so>, the C plugin ABI
-SutFamily XnnpackFamily();    // xnnpack, xnnpack:nchw: adapters/xnnpack (adapter_suts.cc)
-SutFamily ArmnnFamily();      // armnn: adapters/armnn (adapter_suts.cc)
-SutFamily OneDnnFamily();     // onednn, onednn#<variant>: adapters/onednn (adapter_suts.cc)
-// torchscript, torchscript#<rewrite>: LibTorch's rewrites, adapters/torchscript (adapter_suts.cc)
-SutFamily TorchScriptFamily();
-// exec_families.cc:
-SutFamily ExecFamily();         // exec:<command line>, the process protocol
-SutFamily ExecAdapterFamily();  // the adapters of adapters/ that speak it: tfjs-wasm, …
-// Logical names the user mapped to another SUT (--sut-map, --config): first in the table, so a
-// user's name wins over a built-in one.
-SutFamily MappedFamily();
 
 // A family of exactly the names in `members`.
 std::function<bool(const std::string&)> OwnsOneOf(std::vector<std::string> members);
