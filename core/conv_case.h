@@ -3,7 +3,9 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "core/case_origin.h"
 #include "core/conv_problem.h"
@@ -30,6 +32,19 @@ const char* GraphFormName(GraphForm g);  // conv, chain
 const char* AlgorithmName(Algorithm a);  // direct, winograd, auto
 Result<Algorithm> ParseAlgorithm(const std::string& s);
 
+// The graphs a transform SUT builds for a case, as its finding's case file shows them
+// (harness/suts/transform_sut.cc AddTransformGraphs): the passes it runs, in order, and the graph
+// before them in the printer's text (core/graph.h). Written for a reader: running the case builds
+// both again from the SUT's name and the graph form. JSON: {"graph": "…", "pipeline": ["…", …]}.
+struct TransformGraph {
+  std::vector<std::string> pipeline;
+  std::string graph;
+
+  bool operator==(const TransformGraph& o) const {
+    return pipeline == o.pipeline && graph == o.graph;
+  }
+};
+
 struct ConvCase {
   ConvProblem problem;
   Direction direction = Direction::kForward;
@@ -41,8 +56,9 @@ struct ConvCase {
   // failed, the names of before exact verdicts.
   Verdict expect = Verdict::kPassed;
   std::string note;  // e.g. the public bug id a regression case reproduces
+  // What the case checks: the convolution, or the residual block built from it.
   GraphForm graph = GraphForm::kConv;
-  nlohmann::json transform;  // graph and pass pipeline of transform cases; null otherwise
+  std::optional<TransformGraph> transform;  // a transform SUT's finding only
   Algorithm algorithm = Algorithm::kDirect;
   CaseOrigin origin;  // where an imported case came from; empty otherwise
 
@@ -54,6 +70,7 @@ std::string CaseTitle(const ConvCase& c);
 
 constexpr const char* kCaseSchema = "convparity.case/1";
 
+// Reading and writing case files: core/case_json_read.cc, core/case_json_write.cc.
 // `with_descriptor` = false leaves the descriptor out (the expanded problem alone reproduces the
 // case): what files show first is of no use between processes, and printing and parsing it back
 // is most of the cost of reading and writing a case.

@@ -6,6 +6,8 @@
 #include <exception>
 #include <string_view>
 
+#include "core/quote.h"
+
 namespace convparity {
 namespace {
 
@@ -15,7 +17,6 @@ constexpr int64_t kMaxValue = int64_t{1} << 40;
 constexpr const char* kMaxValueText = "2^40 = 1099511627776";
 // Bounds the work and the length of error messages for any input, including fuzzed bytes.
 constexpr size_t kMaxLength = 4096;
-constexpr size_t kMaxQuoted = 80;  // characters of a quoted excerpt, escapes included
 
 // The keys, in canonical print order, and the fields they set: a scalar, or spatial dims (one
 // value per dimension). `p` sets two fields.
@@ -45,28 +46,8 @@ constexpr std::array<KeySpec, static_cast<size_t>(Key::kCount)> kKeys{{
 
 const KeySpec& Spec(Key k) { return kKeys[static_cast<size_t>(k)]; }
 
-// Quotes untrusted text for a one-line error message: escapes what is not printable ASCII and
-// truncates what is long.
-std::string Quote(std::string_view s) {
-  static const char kHex[] = "0123456789abcdef";
-  std::string out = "\"";
-  size_t i = 0;
-  for (; i < s.size() && out.size() < kMaxQuoted; ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c >= 0x20 && c < 0x7f) {
-      out += static_cast<char>(c);
-    } else {
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  if (i < s.size()) out += "...";
-  return out + "\"";
-}
+// Untrusted text in a one-line error message: its bytes escaped, cut short when long.
+std::string Quote(std::string_view s) { return QuoteForMessage(s, QuoteEscapes::kBytes); }
 
 std::string SizeText(const Dims& d, int rank) {
   std::string s;

@@ -320,8 +320,7 @@ Result<std::string> EncodeCase(const ConvCase& c, const ByteDecoderOptions& opti
   if (!c.origin.empty()) return Status::Invalid("origin: the byte format carries no origin");
   if (c.algorithm != Algorithm::kDirect)
     return Status::Invalid("algorithm: the byte format carries the direct algorithm only");
-  if (!c.transform.is_null())
-    return Status::Invalid("transform: the byte format carries no transform");
+  if (c.transform) return Status::Invalid("transform: the byte format carries no transform");
   if (options.suts.empty()
           ? c.sut != ConvCase{}.sut
           : std::find(options.suts.begin(), options.suts.end(), c.sut) == options.suts.end())

@@ -128,10 +128,10 @@ json ReportJson(const Finding& f, const ToolInfo& tool, const std::string& case_
       {"command",
        case_file.empty() ? descriptor_command : "convparity repro " + ShellQuote(case_file)},
       // A transform or chain case's graph, and a case's algorithm, live only in its case file.
-      {"descriptor_command", m.transform.is_null() && m.graph == GraphForm::kConv &&
-                                     m.algorithm == Algorithm::kDirect
-                                 ? json(descriptor_command)
-                                 : json()}};
+      {"descriptor_command",
+       !m.transform && m.graph == GraphForm::kConv && m.algorithm == Algorithm::kDirect
+           ? json(descriptor_command)
+           : json()}};
   json report = {{"schema", kReportSchema},
                  {"tool",
                   {{"name", kToolName},

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "core/features.h"
+#include "core/strict_json.h"
 #include "reports/json_values.h"
 #include "reports/summary_json.h"
 #include "reports/utf8.h"
@@ -112,9 +113,10 @@ class Reader {
     }
     for (const std::string& name : names)
       if (!n.v.contains(name)) Error(Node{n.v, MemberPath(n.path, name)}, "missing");
-    for (const auto& [key, value] : n.v.items())
-      if (!Contains(names, key) && !Contains(optional, key))
-        Error(Node{value, MemberPath(n.path, key)}, "unknown field");
+    std::vector<std::string> known = names;
+    known.insert(known.end(), optional.begin(), optional.end());
+    if (std::optional<std::string> key = FirstUnknownField(n.v, known))
+      Error(Node{n.v.at(*key), MemberPath(n.path, *key)}, "unknown field");
     return status_.ok();
   }
 
@@ -128,9 +130,7 @@ class Reader {
 
   // A JSON integer from lo to hi (nlohmann holds it signed or unsigned, depending on its origin).
   uint64_t Whole(const Node& n, uint64_t lo, uint64_t hi) {
-    const bool whole =
-        n.v.is_number_unsigned() || (n.v.is_number_integer() && n.v.get<int64_t>() >= 0);
-    if (whole && n.v.get<uint64_t>() >= lo && n.v.get<uint64_t>() <= hi) return n.v.get<uint64_t>();
+    if (const std::optional<uint64_t> v = WholeNumber(n.v); v && *v >= lo && *v <= hi) return *v;
     Error(n, "expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
                  ", got " + Describe(n.v));
     return lo;
@@ -162,9 +162,7 @@ class Reader {
   std::string OneOf(const Node& n, const std::vector<std::string>& allowed) {
     std::string s = String(n);
     if (!status_.ok() || Contains(allowed, s)) return s;
-    std::string list;
-    for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
-    Error(n, "expected one of " + list + ", got " + Describe(n.v));
+    Error(n, "expected one of " + NameList(allowed) + ", got " + Describe(n.v));
     return "";
   }
 

@@ -114,7 +114,7 @@ int RunExportFuzzSeeds(const std::vector<std::string>& paths, const CommonFlags&
     c.note.clear();
     c.origin = {};
     c.algorithm = Algorithm::kDirect;
-    if (!c.transform.is_null()) {
+    if (c.transform) {
       ++skipped;
       continue;
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <iterator>
+#include <optional>
 
 #include "core/graph.h"
 #include "core/graph_printer.h"
@@ -244,10 +245,10 @@ void AddTransformGraphs(Finding& f) {
   f.transform_pipeline = t->pipeline;
   f.graph_before = t->before;
   f.graph_after = t->after;
-  auto field = [&](const ConvCase& c) -> nlohmann::json {
+  auto field = [&](const ConvCase& c) -> std::optional<TransformGraph> {
     Result<TransformGraphs> g = DescribeTransform(sut, c.problem, c.direction, c.graph);
-    if (!g.ok()) return nullptr;
-    return {{"pipeline", g->pipeline}, {"graph", g->before}};
+    if (!g.ok()) return std::nullopt;
+    return TransformGraph{g->pipeline, g->before};
   };
   f.minimized.transform = field(f.minimized);
   f.original.transform = field(f.original);

@@ -82,7 +82,7 @@ rc::Gen<ConvCase> GenAnyCase() {
     c.note = *GenText();
     c.graph = *rc::gen::element(GraphForm::kConv, GraphForm::kChain);
     if (*rc::gen::arbitrary<bool>())
-      c.transform = json{{"passes", {"fold_bn", *GenText()}}, {"graph", {{"nodes", *GenAnyInt()}}}};
+      c.transform = TransformGraph{{"fold_bn", *GenText()}, "%0 = conv(%x, %w) " + *GenText()};
     c.algorithm = *rc::gen::element(Algorithm::kDirect, Algorithm::kWinograd, Algorithm::kAuto);
     if (*rc::gen::arbitrary<bool>()) {
       c.origin.format = "benchdnn";
@@ -288,7 +288,7 @@ TEST(CaseEquality, EveryFieldCounts) {
   others[4].seed = 124;
   others[5].expect = Verdict::kFailed;
   others[6].note = "pytorch#1";
-  others[7].transform = json::object();
+  others[7].transform = TransformGraph{};
   others[8].graph = GraphForm::kChain;
   others[9].algorithm = Algorithm::kWinograd;
   others[10].origin = {"benchdnn", "shapes_basic", 13, "", "", {}};
@@ -316,10 +316,10 @@ TEST(CaseJson, NoteAndTransformAreWrittenOnlyWhenSet) {
   EXPECT_FALSE(CaseToJson(c).contains("note"));
   EXPECT_FALSE(CaseToJson(c).contains("transform"));
   c.note = "pytorch/pytorch#12345";
-  c.transform = json{{"passes", {"fuse"}}};
+  c.transform = TransformGraph{{"fuse"}, "%0 = conv(%x, %w)"};
   json j = CaseToJson(c);
   EXPECT_EQ(j["note"], "pytorch/pytorch#12345");
-  EXPECT_EQ(j["transform"], c.transform);
+  EXPECT_EQ(j["transform"], (json{{"pipeline", {"fuse"}}, {"graph", "%0 = conv(%x, %w)"}}));
 }
 
 TEST(CaseJson, TheGraphFormIsWrittenOnlyForChainsAndReadStrictly) {
@@ -423,7 +423,7 @@ TEST(CaseJson, MinimalCaseTakesTheDefaults) {
   EXPECT_EQ(r->seed, 0u);
   EXPECT_EQ(r->expect, Verdict::kPassed);
   EXPECT_EQ(r->problem.kernel[0], 3);
-  EXPECT_TRUE(r->transform.is_null());
+  EXPECT_FALSE(r->transform.has_value());
   // The expanded problem alone needs only what a descriptor needs.
   r = ParseCaseText(R"({"schema": "convparity.case/1", "problem": {"rank": 3, "in_channels": 2,
                         "out_channels": 3, "input": [4, 5, 6], "kernel": [1, 2, 3],
@@ -565,6 +565,19 @@ INSTANTIATE_TEST_SUITE_P(
         CaseErrorCase{"TransformType",
                       R"(+{"transform": [1]})",
                       {"field 'transform' must be an object, got array"}},
+        CaseErrorCase{"TransformUnknownField",
+                      R"(+{"transform": {"passes": [], "pipeline": [], "graph": ""}})",
+                      {"unknown field \"transform.passes\"; expected one of pipeline, graph"}},
+        CaseErrorCase{"TransformMissingGraph",
+                      R"(+{"transform": {"pipeline": ["legalize"]}})",
+                      {"field 'transform.graph' is missing"}},
+        CaseErrorCase{"TransformPipelineType",
+                      R"(+{"transform": {"pipeline": "legalize", "graph": ""}})",
+                      {"field 'transform.pipeline' must be an array of strings, got the string "
+                       "\"legalize\""}},
+        CaseErrorCase{"TransformPassType",
+                      R"(+{"transform": {"pipeline": ["legalize", 3], "graph": ""}})",
+                      {"field 'transform.pipeline[1]' must be a string, got the integer 3"}},
         CaseErrorCase{"NegativeSeed",
                       R"(+{"seed": -1})",
                       {"field 'seed' must be an integer in [0, 2^64 - 1]", "got the integer -1"}},

@@ -101,7 +101,7 @@ RC_GTEST_PROP(ByteDecoder, AnyBytesDecodeToAValidCaseUnderTheCaps, (const std::s
   RC_ASSERT(CaseWithinCaps(c, o));  // a chain's whole block included
   RC_ASSERT(CheckLimits(c.problem, Limits{}).ok());
   RC_ASSERT(std::find(kSuts.begin(), kSuts.end(), c.sut) != kSuts.end());
-  RC_ASSERT(c.expect == Verdict::kPassed && c.note.empty() && c.transform.is_null());
+  RC_ASSERT(c.expect == Verdict::kPassed && c.note.empty() && !c.transform);
   if (c.graph == GraphForm::kChain) {
     RC_ASSERT(c.sut == kGraphSut);
     RC_ASSERT(CheckLimits(ResidualConv(c.problem), Limits{}).ok());

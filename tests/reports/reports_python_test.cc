@@ -21,6 +21,7 @@
 #include "core/conv_case.h"
 #include "core/descriptor.h"
 #include "core/features.h"
+#include "core/quote.h"
 #include "generators/problem_gen.h"
 #include "harness/engine/summary_counts.h"
 #include "reports/json_values.h"
@@ -54,11 +55,7 @@ ShellRun Shell(const std::string& command) {
   return run;
 }
 
-std::string Quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
+std::string Quote(const std::string& s) { return ShellSingleQuoted(s); }
 
 // The first Python that can import `module`: $CONVPARITY_PYTHON, python3 on the PATH, then Debian's
 // /usr/bin/python3 (a PATH that leads to a pyenv or venv Python does not see apt's packages).
@@ -156,7 +153,7 @@ rc::Gen<ConvCase> GenCase() {
     if (*rc::gen::inRange(0, 3) == 0) c.note = *GenText();
     if (*rc::gen::inRange(0, 4) == 0) c.graph = GraphForm::kChain;
     if (*rc::gen::inRange(0, 6) == 0)
-      c.transform = {{"passes", {"legalize", "fold"}}, {"graph", {}}};
+      c.transform = TransformGraph{{"legalize", "fold"}, "%0 = conv(%x, %w)"};
     return c;
   });
 }

@@ -192,10 +192,11 @@ TEST(ReportJson, HostileTextStaysValidUtf8AndUnicodeSurvives) {
 
 TEST(ReportJson, TransformCasesHaveNoDescriptorCommand) {
   Finding f = MakeFinding();
-  f.minimized.transform = json{{"graph", "%0 = conv2d(%x, %w)"}, {"passes", {"legalize"}}};
+  f.minimized.transform = TransformGraph{{"legalize"}, "%0 = conv2d(%x, %w)"};
   const json r = ReportJson(f, kTool, "t.json");
   EXPECT_TRUE(r["repro"]["descriptor_command"].is_null());
-  EXPECT_EQ(r["case"]["transform"], f.minimized.transform);
+  EXPECT_EQ(r["case"]["transform"],
+            (json{{"graph", "%0 = conv2d(%x, %w)"}, {"pipeline", {"legalize"}}}));
 }
 
 TEST(ReportJson, CasesAskingForAnAlgorithmHaveNoDescriptorCommandAndKeepTheirOrigin) {
