@@ -71,7 +71,7 @@ Limits LimitsFor(const CommonFlags& f, bool max_macs_given) {
   return limits;
 }
 
-Status ConfigureSuts(const CommonFlags& f) {
+Result<SutConfig> ConfigureSuts(const CommonFlags& f) {
   SutConfig config;
   config.case_timeout_seconds = f.timeout;
   if (!f.config.empty()) CP_RETURN_IF_ERROR(config.LoadFile(f.config));
@@ -85,8 +85,8 @@ Status ConfigureSuts(const CommonFlags& f) {
   }
   for (const std::string& sut : f.suts)
     if (LoadsOrRunsCode(sut)) config.allowed.insert(sut);
-  ProcessSutConfig() = config;
-  return ExportSutConfigToWorkers(config);
+  SutConfigArgument(config);  // throws, as the workers' argument would, on a spec not in UTF-8
+  return config;
 }
 
 int Fail(const Status& st) {

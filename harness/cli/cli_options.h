@@ -9,6 +9,7 @@
 #include "core/conv_case.h"
 #include "core/defaults.h"
 #include "core/status.h"
+#include "harness/suts/sut_config.h"
 
 namespace convparity {
 
@@ -61,7 +62,7 @@ Limits LimitsFor(const CommonFlags& f, bool max_macs_given);
 
 // The process's SutConfig from the flags: --config, --sut-map, --allow-sut, the code-loading
 // --sut values (typed by the user, hence approved) and --timeout.
-Status ConfigureSuts(const CommonFlags& f);
+Result<SutConfig> ConfigureSuts(const CommonFlags& f);
 
 // Prints "convparity: <message>" and returns the exit code for the status.
 int Fail(const Status& st);

@@ -77,11 +77,12 @@ Status CheckCaseLimits(const ConvCase& c, const CheckContext& context, const std
 
 // An unknown SUT, or a plugin that does not load, is bad input too: made once here (as a campaign
 // does) rather than reported by a worker as an invalid verdict of every case.
-Status CheckSutNames(const std::vector<ConvCase>& cases) {
+Status CheckSutNames(const std::vector<ConvCase>& cases, const SutConfig& config) {
   std::set<std::string> seen;
   for (const ConvCase& c : cases)
     if (seen.insert(c.sut).second)
-      if (Result<std::unique_ptr<ConvSut>> sut = MakeSut(c.sut); !sut.ok()) return sut.status();
+      if (Result<std::unique_ptr<ConvSut>> sut = MakeSut(c.sut, config); !sut.ok())
+        return sut.status();
   return Status::Ok();
 }
 
@@ -97,8 +98,7 @@ int RunRepro(const std::vector<std::string>& args, const CommonFlags& f,
       if (!loaded.ok()) return Fail(loaded.status());
       for (const LoadedCase& l : *loaded) {
         // A case file is data: before anything is made, its SUT must be one the user allowed.
-        if (Status st = ProcessSutConfig().AllowsFromCaseFile(l.c.sut).WithContext(l.source);
-            !st.ok())
+        if (Status st = context.suts.AllowsFromCaseFile(l.c.sut).WithContext(l.source); !st.ok())
           return Fail(st);
         if (Status st = CheckCaseLimits(l.c, context, l.source); !st.ok()) return Fail(st);
         cases.push_back(l.c);
@@ -113,7 +113,7 @@ int RunRepro(const std::vector<std::string>& args, const CommonFlags& f,
       cases.insert(cases.end(), from->begin(), from->end());
     }
   }
-  if (Status st = CheckSutNames(cases); !st.ok()) return Fail(st);
+  if (Status st = CheckSutNames(cases, context.suts); !st.ok()) return Fail(st);
   const std::vector<CaseOutcome> outcomes = RunCases(cases, RunnerFor(f, context));
   bool discrepancy = false;
   for (size_t i = 0; i < cases.size(); ++i) {
@@ -142,11 +142,10 @@ int RunCheck(const std::vector<std::string>& args, const CommonFlags& f,
     sources.push_back(l.source);
   }
   // A case file is data: every SUT must be one the user allowed, before any is made.
-  if (Status st = CheckCaseSutsAllowed(cases, sources, ProcessSutConfig()); !st.ok())
-    return Fail(st);
+  if (Status st = CheckCaseSutsAllowed(cases, sources, context.suts); !st.ok()) return Fail(st);
   for (const LoadedCase& l : *loaded)
     if (Status st = CheckCaseLimits(l.c, context, l.source); !st.ok()) return Fail(st);
-  if (Status st = CheckSutNames(cases); !st.ok()) return Fail(st);
+  if (Status st = CheckSutNames(cases, context.suts); !st.ok()) return Fail(st);
   const std::vector<CaseOutcome> outcomes = RunCases(cases, RunnerFor(f, context));
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

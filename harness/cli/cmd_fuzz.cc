@@ -60,7 +60,7 @@ int RunFuzz(const CommonFlags& f, const CheckContext& context) {
     const std::string case_file = case_path.ok() ? *case_path : CaseFileName(finding.minimized);
     nlohmann::json report = ReportJson(finding, ToolInfoFor(finding.minimized.problem), case_file);
     // A SUT that is a mapped name or loads code needs the same flags to be made again.
-    const std::string sut_flags = ProcessSutConfig().ReproFlags(finding.minimized.sut);
+    const std::string sut_flags = context.suts.ReproFlags(finding.minimized.sut);
     for (const char* key : {"command", "descriptor_command"})
       if (report["repro"][key].is_string())
         report["repro"][key] = report["repro"][key].get<std::string>() + sut_flags;

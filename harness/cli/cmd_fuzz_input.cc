@@ -28,11 +28,13 @@ constexpr size_t kMaxFuzzInputBytes = 1 << 20;
 
 // The decoder options of the fuzz targets, every SUT checked to exist (a typo is a usage error,
 // not a case that cannot be replayed).
-Result<ByteDecoderOptions> CheckedOptions(const CommonFlags& f, bool max_macs_given) {
+Result<ByteDecoderOptions> CheckedOptions(const CommonFlags& f, const SutConfig& config,
+                                          bool max_macs_given) {
   Result<ByteDecoderOptions> o = FuzzDecoderOptions(f.suts, max_macs_given ? f.max_macs : 0);
   if (!o.ok()) return o.status();
   for (const std::string& name : o->suts)
-    if (Result<std::unique_ptr<ConvSut>> sut = MakeSut(name); !sut.ok()) return sut.status();
+    if (Result<std::unique_ptr<ConvSut>> sut = MakeSut(name, config); !sut.ok())
+      return sut.status();
   return o;
 }
 
@@ -63,8 +65,8 @@ std::string BenchdnnLine(const ConvProblem& p) {
 }  // namespace
 
 int RunImportFuzzInput(const std::vector<std::string>& files, const CommonFlags& f,
-                       bool max_macs_given) {
-  Result<ByteDecoderOptions> options = CheckedOptions(f, max_macs_given);
+                       const SutConfig& config, bool max_macs_given) {
+  Result<ByteDecoderOptions> options = CheckedOptions(f, config, max_macs_given);
   if (!options.ok()) return Fail(options.status());
   const std::string corpus = f.corpus.empty() ? f.out + "/corpus" : f.corpus;
   for (const std::string& file : files) {
@@ -80,10 +82,11 @@ int RunImportFuzzInput(const std::vector<std::string>& files, const CommonFlags&
 }
 
 int RunExportFuzzSeeds(const std::vector<std::string>& paths, const CommonFlags& f,
-                       bool max_macs_given, const std::string& target, int64_t generate) {
+                       const SutConfig& config, bool max_macs_given, const std::string& target,
+                       int64_t generate) {
   if (target != "parity" && target != "inputs")
     return Fail(Status::Invalid("--target: expected parity or inputs, got '" + target + "'"));
-  Result<ByteDecoderOptions> options = CheckedOptions(f, max_macs_given);
+  Result<ByteDecoderOptions> options = CheckedOptions(f, config, max_macs_given);
   if (!options.ok()) return Fail(options.status());
   Result<std::vector<LoadedCase>> loaded = LoadCaseFiles(paths);
   if (!loaded.ok()) return Fail(loaded.status());

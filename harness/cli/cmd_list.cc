@@ -10,8 +10,8 @@
 
 namespace convparity {
 
-int RunList(const CommonFlags& f) {
-  const auto suts = ListSuts();
+int RunList(const CommonFlags& f, const SutConfig& config) {
+  const auto suts = ListSuts(config);
   if (f.json) {
     nlohmann::json j = {{"directions", {"fwd", "bwd_data", "bwd_weight"}},
                         {"fills", {"exact", "uniform", "positive", "wide"}}};

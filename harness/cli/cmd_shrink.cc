@@ -21,13 +21,12 @@ int RunShrink(const std::string& case_path, const CommonFlags& f, const CheckCon
   if (loaded->size() != 1) return Fail(Status::Invalid(case_path + ": expected one case file"));
   const ConvCase original = loaded->front().c;
   // A case file is data: its SUT must be one the user allowed, before it is made.
-  if (Status st = ProcessSutConfig().AllowsFromCaseFile(original.sut).WithContext(case_path);
-      !st.ok())
+  if (Status st = context.suts.AllowsFromCaseFile(original.sut).WithContext(case_path); !st.ok())
     return Fail(st);
   // Before a worker starts: an illegal or oversized case is bad input (exit 2), not a verdict.
   if (Status st = CheckLimits(original.problem, context.limits); !st.ok())
     return Fail(st.WithContext(case_path));
-  if (Result<std::unique_ptr<ConvSut>> sut = MakeSut(original.sut); !sut.ok())
+  if (Result<std::unique_ptr<ConvSut>> sut = MakeSut(original.sut, context.suts); !sut.ok())
     return Fail(sut.status().WithContext(case_path));
   std::unique_ptr<CaseRunner> runner = MakeRunner({!f.no_isolation, f.timeout, 1, context});
   const CaseOutcome first = runner->Check(original, {original.sut})[0];

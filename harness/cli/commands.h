@@ -17,15 +17,16 @@ int RunCheck(const std::vector<std::string>& args, const CommonFlags& flags,
              const CheckContext& context, const std::string& junit_path,
              const std::string& summary_path);
 int RunShrink(const std::string& case_path, const CommonFlags& flags, const CheckContext& context);
-int RunList(const CommonFlags& flags);
+int RunList(const CommonFlags& flags, const SutConfig& suts);
 // Combines the --out folders of fuzz runs (e.g. the shards of one campaign) into f.out.
 int RunMerge(const std::vector<std::string>& dirs, const CommonFlags& f);
 // libFuzzer inputs into case files, and case files into libFuzzer seeds
 // (harness/io/fuzz_support.h).
 int RunImportFuzzInput(const std::vector<std::string>& files, const CommonFlags& flags,
-                       bool max_macs_given);
+                       const SutConfig& suts, bool max_macs_given);
 int RunExportFuzzSeeds(const std::vector<std::string>& paths, const CommonFlags& flags,
-                       bool max_macs_given, const std::string& target, int64_t generate);
+                       const SutConfig& suts, bool max_macs_given, const std::string& target,
+                       int64_t generate);
 // `driver`: conv, deconv, or auto (deconv for files under a folder named deconv). `dry_run`:
 // read and summarize, write nothing.
 int RunImportBenchdnn(const std::vector<std::string>& files, const CommonFlags& flags,

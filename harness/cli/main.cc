@@ -171,6 +171,8 @@ int Main(int argc, char** argv) {
   worker->group("");          // hidden from --help
   std::string worker_limits;  // LimitsArgument of the parent's check context
   worker->add_option("--limits", worker_limits, "the limits cases are checked against");
+  std::string worker_suts;  // SutConfigArgument of the parent's check context
+  worker->add_option("--suts", worker_suts, "what the user's SUT names stand for");
   for (CLI::App* cmd : {fuzz, repro, check, shrink, list, import, import_fuzz, export_seeds})
     AddCommonFlags(cmd, flags);
 
@@ -202,9 +204,11 @@ int Main(int argc, char** argv) {
       if (!limits.ok()) return Fail(limits.status());
       context.limits = *limits;
     }
-    Result<SutConfig> suts = SutConfigFromEnvironment();
-    if (!suts.ok()) return Fail(suts.status());
-    ProcessSutConfig() = *suts;
+    if (!worker_suts.empty()) {
+      Result<SutConfig> suts = ParseSutConfigArgument(worker_suts);
+      if (!suts.ok()) return Fail(suts.status());
+      context.suts = *suts;
+    }
     return WorkerMain(context);
   }
   bool max_macs_given = false;
@@ -214,8 +218,9 @@ int Main(int argc, char** argv) {
   Result<std::vector<std::string>> suts = ExpandAdapterSuts(flags.suts);  // onednn#all → members
   if (!suts.ok()) return Fail(suts.status());
   flags.suts = std::move(suts).value();
-  const CheckContext context{LimitsFor(flags, max_macs_given)};
-  if (Status st = ConfigureSuts(flags); !st.ok()) return Fail(st);
+  Result<SutConfig> sut_config = ConfigureSuts(flags);
+  if (!sut_config.ok()) return Fail(sut_config.status());
+  const CheckContext context{LimitsFor(flags, max_macs_given), std::move(sut_config).value()};
   std::signal(SIGPIPE, SIG_IGN);  // a dead worker is noticed on read, not by a signal
   if (fuzz->parsed()) {
     std::signal(SIGINT, StopOnSignal);
@@ -231,15 +236,15 @@ int Main(int argc, char** argv) {
   if (import->parsed()) return RunImportBenchdnn(inputs, flags, scale, driver, dry_run);
   if (merge->parsed()) return RunMerge(inputs, flags);
   if (import_fuzz->parsed())
-    return RunImportFuzzInput(inputs, flags, import_fuzz->count("--max-macs") > 0);
+    return RunImportFuzzInput(inputs, flags, context.suts, import_fuzz->count("--max-macs") > 0);
   if (export_seeds->parsed() && export_seeds->count("--out") == 0) {
     std::fprintf(stderr, "convparity: export-fuzz-seeds: --out DIR is required\n");
     return kExitBadInput;
   }
   if (export_seeds->parsed())
-    return RunExportFuzzSeeds(inputs, flags, export_seeds->count("--max-macs") > 0, seed_target,
-                              generate);
-  return RunList(flags);
+    return RunExportFuzzSeeds(inputs, flags, context.suts, export_seeds->count("--max-macs") > 0,
+                              seed_target, generate);
+  return RunList(flags, context.suts);
 }
 
 }  // namespace

@@ -389,7 +389,8 @@ void RequestCampaignStop() { g_stop = true; }
 Result<CampaignSummary> RunCampaign(const CampaignOptions& options, const CampaignHooks& hooks) {
   std::vector<std::string> suts = options.suts.empty() ? OurSutNames() : options.suts;
   for (const std::string& name : suts)  // fail fast on a name no worker could make
-    if (Result<std::unique_ptr<ConvSut>> sut = MakeSut(name); !sut.ok()) return sut.status();
+    if (Result<std::unique_ptr<ConvSut>> sut = MakeSut(name, options.check.suts); !sut.ok())
+      return sut.status();
   if (options.fills.empty()) return Status::Invalid("no fill selected");
   if (options.shard_count < 1 || options.shard_index < 0 ||
       options.shard_index >= options.shard_count)

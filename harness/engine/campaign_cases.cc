@@ -28,7 +28,7 @@ ProblemSpace SpaceOf(const CampaignOptions& o) {
   // given (it is then the limit too), there are none.
   space.large_factor = std::min<int64_t>(
       space.large_factor, o.check.limits.max_macs / std::max<int64_t>(o.max_macs, 1));
-  space.channel_multiple = ChannelMultipleFor(o.suts);
+  space.channel_multiple = ChannelMultipleFor(o.suts, o.check.suts);
   return space;
 }
 

@@ -23,7 +23,7 @@ namespace {
 
 class InProcessRunner : public CaseRunner {
  public:
-  explicit InProcessRunner(const CheckContext& context) : context_(context) {}
+  explicit InProcessRunner(const CheckContext& context) : context_(context), cache_(context.suts) {}
 
   void Submit(const ConvCase& c, const std::vector<std::string>& suts) override {
     queue_.push_back({c, suts});

@@ -9,7 +9,7 @@ namespace convparity {
 Result<ConvSut*> SutCache::Get(const std::string& name) {
   auto it = suts_.find(name);
   if (it == suts_.end()) {
-    Result<std::unique_ptr<ConvSut>> made = MakeSut(name);
+    Result<std::unique_ptr<ConvSut>> made = MakeSut(name, config_);
     if (!made.ok()) return made.status();
     it = suts_.emplace(name, std::move(made).value()).first;
   }

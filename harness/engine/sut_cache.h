@@ -5,18 +5,23 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "core/sut.h"
 #include "core/verdict.h"
 #include "harness/engine/check_case.h"
+#include "harness/suts/sut_config.h"
 
 namespace convparity {
 
 class SutCache {
  public:
+  // Makes SUTs with the user's `config` (a worker's comes from its parent's command line).
+  explicit SutCache(SutConfig config) : config_(std::move(config)) {}
   Result<ConvSut*> Get(const std::string& name);
 
  private:
+  SutConfig config_;
   std::map<std::string, std::unique_ptr<ConvSut>> suts_;
 };
 

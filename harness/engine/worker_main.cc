@@ -34,7 +34,7 @@ int WorkerMain(const CheckContext& context) {
     std::fwrite(line.data(), 1, line.size(), protocol);
     std::fflush(protocol);
   };
-  SutCache cache;
+  SutCache cache(context.suts);
   emit({{"ready", true}});
   using Clock = std::chrono::steady_clock;
   auto seconds = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };

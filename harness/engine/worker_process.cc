@@ -27,6 +27,7 @@ constexpr double kStartupSeconds = 120;
 WorkerProcess::WorkerProcess(std::string executable, const CheckContext& context, bool malloc_check)
     : executable_(std::move(executable)),
       limits_(LimitsArgument(context.limits)),
+      suts_(SutConfigArgument(context.suts)),
       malloc_check_(malloc_check) {}
 
 Status WorkerProcess::Spawn() {
@@ -45,7 +46,8 @@ Status WorkerProcess::Spawn() {
   posix_spawnattr_init(&attributes);
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&attributes, 0);
-  const char* argv[] = {executable_.c_str(), "worker", "--limits", limits_.c_str(), nullptr};
+  const char* argv[] = {executable_.c_str(), "worker", "--limits", limits_.c_str(), "--suts",
+                        suts_.c_str(),       nullptr};
   std::vector<std::string> env_text;
   for (char** e = environ; *e != nullptr; ++e) env_text.emplace_back(*e);
   if (malloc_check_) {  // glibc 2.34+ checks only with its debugging malloc preloaded

@@ -55,6 +55,7 @@ class WorkerProcess {
  private:
   std::string executable_;
   std::string limits_;  // LimitsArgument of the check context
+  std::string suts_;    // SutConfigArgument of the check context
   bool malloc_check_;
   pid_t pid_ = -1;
   int to_ = -1, from_ = -1;

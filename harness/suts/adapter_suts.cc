@@ -119,7 +119,7 @@ SutFamily AdapterFamily(const std::string& family) {
     const AdapterSutInfo* a = Split(sut, &variant);
     return a != nullptr && a->family == family;
   };
-  f.make = MakeAdapterSut;
+  f.make = [](const std::string& sut, const SutConfig&) { return MakeAdapterSut(sut); };
   f.list = [family] {
     std::vector<SutListing> all;
     for (const AdapterSutInfo& a : AdapterSuts()) {

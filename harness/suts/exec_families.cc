@@ -1,6 +1,5 @@
 // The families of systems under test reached through the process protocol (harness/exec/): any
-// command (`exec:<command line>`) and the named adapters of adapters/ (tfjs-wasm, …), and the
-// family of logical names the user mapped (--sut-map, --config) to any other SUT.
+// command (`exec:<command line>`) and the named adapters of adapters/ (tfjs-wasm, …).
 #include <algorithm>
 #include <cstring>
 
@@ -13,11 +12,11 @@
 namespace convparity {
 namespace {
 
-ExecOptions ExecOptionsOfProcess() {
+ExecOptions ExecOptionsFor(const SutConfig& config) {
   ExecOptions options;
   // A worker's parent declares a case hung after the full timeout: the child's own deadline comes
   // first, so that the verdict carries the child's stderr.
-  options.answer_seconds = 0.8 * ProcessSutConfig().case_timeout_seconds;
+  options.answer_seconds = 0.8 * config.case_timeout_seconds;
   options.startup_seconds = std::max(options.answer_seconds, 60.0);
   return options;
 }
@@ -28,8 +27,8 @@ SutFamily ExecFamily() {
   SutFamily f;
   f.name = "exec";
   f.owns = OwnsPrefix(kExecSutPrefix);
-  f.make = [](const std::string& sut) {
-    return StartExecSut(sut.substr(std::strlen(kExecSutPrefix)), sut, ExecOptionsOfProcess());
+  f.make = [](const std::string& sut, const SutConfig& config) {
+    return StartExecSut(sut.substr(std::strlen(kExecSutPrefix)), sut, ExecOptionsFor(config));
   };
   f.list = [] {
     return std::vector<SutListing>{
@@ -43,10 +42,10 @@ SutFamily ExecAdapterFamily() {
   SutFamily f;
   f.name = "adapter (exec)";
   f.owns = [](const std::string& sut) { return FindExecAdapter(sut) != nullptr; };
-  f.make = [](const std::string& sut) -> Result<std::unique_ptr<ConvSut>> {
+  f.make = [](const std::string& sut, const SutConfig& config) -> Result<std::unique_ptr<ConvSut>> {
     Result<std::string> command = AdapterCommand(*FindExecAdapter(sut));
     if (!command.ok()) return command.status();
-    return StartExecSut(*command, sut, ExecOptionsOfProcess());
+    return StartExecSut(*command, sut, ExecOptionsFor(config));
   };
   f.list = [] {
     std::vector<SutListing> all;
@@ -59,27 +58,12 @@ SutFamily ExecAdapterFamily() {
   return f;
 }
 
-int64_t ChannelMultipleFor(const std::vector<std::string>& suts) {
+int64_t ChannelMultipleFor(const std::vector<std::string>& suts, const SutConfig& config) {
   int64_t multiple = 0;
   for (const std::string& sut : suts)
-    if (const ExecAdapter* a = FindExecAdapter(ProcessSutConfig().Resolve(sut)))
+    if (const ExecAdapter* a = FindExecAdapter(config.Resolve(sut)))
       multiple = std::max(multiple, a->channel_multiple);
   return multiple;
-}
-
-SutFamily MappedFamily() {
-  SutFamily f;
-  f.name = "mapped";
-  f.owns = [](const std::string& sut) { return ProcessSutConfig().map.count(sut) != 0; };
-  // A mapping never stands for another mapped name (SutConfig::CheckMappings): this resolves once.
-  f.make = [](const std::string& sut) { return MakeSut(ProcessSutConfig().Resolve(sut)); };
-  f.list = [] {
-    std::vector<SutListing> all;
-    for (const auto& [name, spec] : ProcessSutConfig().map)
-      all.push_back({name, "stands for " + spec + " (--sut-map / --config)"});
-    return all;
-  };
-  return f;
 }
 
 }  // namespace convparity

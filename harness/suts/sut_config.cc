@@ -1,7 +1,6 @@
 #include "harness/suts/sut_config.h"
 
 #include <cctype>
-#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "harness/exec/exec_adapters.h"
@@ -122,30 +121,20 @@ std::string SutConfig::ReproFlags(const std::string& sut) const {
   return "";
 }
 
-SutConfig& ProcessSutConfig() {
-  static SutConfig config;
-  return config;
-}
-
-Status ExportSutConfigToWorkers(const SutConfig& config) {
+std::string SutConfigArgument(const SutConfig& config) {
   const json j = {{"map", config.map}, {"timeout", config.case_timeout_seconds}};
-  if (setenv(kWorkerSutsVariable, j.dump().c_str(), /*overwrite=*/1) != 0)
-    return Status::Internal(std::string("cannot set ") + kWorkerSutsVariable);
-  return Status::Ok();
+  return j.dump();  // throws on a spec that is not UTF-8 (main() then exits with an internal error)
 }
 
-Result<SutConfig> SutConfigFromEnvironment() {
+Result<SutConfig> ParseSutConfigArgument(const std::string& text) {
   SutConfig config;
-  const char* text = std::getenv(kWorkerSutsVariable);
-  if (text == nullptr) return config;
   const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object() || !j.contains("map") || !j["map"].is_object() ||
-      !j.contains("timeout") || !j["timeout"].is_number() || !(j["timeout"].get<double>() > 0))
-    return Status::Internal(std::string(kWorkerSutsVariable) +
-                            ": expected {\"map\": {...}, \"timeout\": seconds}");
+  if (j.is_discarded() || !j.is_object() || j.size() != 2 || !j.contains("map") ||
+      !j["map"].is_object() || !j.contains("timeout") || !j["timeout"].is_number() ||
+      !(j["timeout"].get<double>() > 0))
+    return Status::Internal("worker --suts: expected {\"map\": {...}, \"timeout\": seconds}");
   for (const auto& [name, spec] : j["map"].items()) {
-    if (!spec.is_string())
-      return Status::Internal(std::string(kWorkerSutsVariable) + ": map values are strings");
+    if (!spec.is_string()) return Status::Internal("worker --suts: map values are strings");
     config.map[name] = spec.get<std::string>();
   }
   config.case_timeout_seconds = j["timeout"].get<double>();

@@ -43,13 +43,12 @@ struct SutConfig {
   std::string ReproFlags(const std::string& sut) const;
 };
 
-// The process's configuration: main() fills it from the command line; a worker reads it from the
-// environment (ExportSutConfigToWorkers). MakeSut resolves names through it.
-SutConfig& ProcessSutConfig();
-
-constexpr const char* kWorkerSutsVariable = "CONVPARITY_WORKER_SUTS";
-Status ExportSutConfigToWorkers(const SutConfig& config);
-Result<SutConfig> SutConfigFromEnvironment();  // the defaults when the variable is not set
+// main() makes one from the command line and hands it down in the CheckContext
+// (harness/engine/check_context.h); MakeSut resolves names through the one it is given. A worker
+// gets its parent's on its command line (`convparity worker --suts ARG`), what it needs of it: the
+// mappings and the timeout, as JSON {"map": {...}, "timeout": seconds}. The parse is strict.
+std::string SutConfigArgument(const SutConfig& config);
+Result<SutConfig> ParseSutConfigArgument(const std::string& text);
 
 // The gate: every case's SUT may run (AllowsFromCaseFile), checked before any is made.
 // `sources[i]` names where cases[i] came from.

@@ -12,8 +12,6 @@
 namespace convparity {
 
 // Each family is defined beside the code it runs and declared only here, next to its entry.
-SutFamily MappedFamily();       // exec_families.cc: logical names (--sut-map, --config), first so
-                                // that a user's name wins over a built-in one
 SutFamily DirectFamily();       // below: our direct kernel, in several summation orders
 SutFamily TransformFamily();    // transform_sut.cc: transform:<pass>,…
 SutFamily KnownBugFamily();     // below: known-bug:<id>, kernel and transform reproductions
@@ -23,11 +21,11 @@ SutFamily ExecAdapterFamily();  // exec_families.cc: the adapters of adapters/ t
                                 // process protocol (tfjs-wasm, …)
 SutFamily ExecFamily();         // exec_families.cc: exec:<command line>, the process protocol
 
-// The families, in the order `convparity list` shows them. The adapters to libraries loaded as
-// plugins are one family per library (adapter_suts.cc).
+// The families, in the order `convparity list` shows them (after the user's logical names, which
+// the registry resolves first: sut_registry.cc). The adapters to libraries loaded as plugins are
+// one family per library (adapter_suts.cc).
 const std::vector<SutFamily>& SutFamilies() {
   static const std::vector<SutFamily> families = {
-      MappedFamily(),
       DirectFamily(),
       TransformFamily(),
       KnownBugFamily(),
@@ -77,7 +75,7 @@ SutFamily DirectFamily() {
   SutFamily f;
   f.name = "direct";
   f.owns = OwnsOneOf(DirectNames());
-  f.make = [](const std::string& sut) -> Result<std::unique_ptr<ConvSut>> {
+  f.make = [](const std::string& sut, const SutConfig&) -> Result<std::unique_ptr<ConvSut>> {
     for (SumOrder o : kOurOrders)
       if (sut == DirectConv(o).name()) return std::unique_ptr<ConvSut>(new DirectConv(o));
     return Status::Invalid("unknown direct kernel '" + sut + "'");
@@ -97,7 +95,7 @@ SutFamily KnownBugFamily() {
   SutFamily f;
   f.name = "known-bug";
   f.owns = OwnsPrefix(kKnownBugPrefix);
-  f.make = [](const std::string& sut) -> Result<std::unique_ptr<ConvSut>> {
+  f.make = [](const std::string& sut, const SutConfig&) -> Result<std::unique_ptr<ConvSut>> {
     const std::string id = sut.substr(std::strlen(kKnownBugPrefix));
     if (std::unique_ptr<ConvSut> bug = MakeKnownBug(id)) return bug;
     if (const KnownBugInfo* info = FindKnownBug(id); info && info->kind == KnownBugKind::kTransform)
@@ -122,7 +120,7 @@ SutFamily TorchF32Family() {
   SutFamily f;
   f.name = "torch-f32";
   f.owns = OwnsOneOf(TorchF32SutNames());
-  f.make = [](const std::string& sut) -> Result<std::unique_ptr<ConvSut>> {
+  f.make = [](const std::string& sut, const SutConfig&) -> Result<std::unique_ptr<ConvSut>> {
     return MakeTorchF32Sut(sut);
   };
   f.list = [] {
@@ -143,7 +141,7 @@ SutFamily PluginFamily() {
   SutFamily f;
   f.name = "plugin";
   f.owns = OwnsPrefix(kPluginSutPrefix);
-  f.make = [](const std::string& sut) {
+  f.make = [](const std::string& sut, const SutConfig&) {
     return LoadPluginSut(sut.substr(std::strlen(kPluginSutPrefix)));
   };
   f.list = [] {

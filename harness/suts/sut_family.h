@@ -15,6 +15,7 @@
 #include "core/features.h"
 #include "core/status.h"
 #include "core/sut.h"
+#include "harness/suts/sut_config.h"
 
 namespace convparity {
 
@@ -27,8 +28,10 @@ struct SutFamily {
   std::string name;  // direct, transform, known-bug, torch-f32, plugin, …
   // Whether a SUT name is this family's. Families own disjoint names.
   std::function<bool(const std::string& sut)> owns;
-  // Makes a member; kInvalid naming the problem for a name it owns but cannot make.
-  std::function<Result<std::unique_ptr<ConvSut>>(const std::string& sut)> make;
+  // Makes a member; kInvalid naming the problem for a name it owns but cannot make. `config` is
+  // the user's (exec: children take their timeout from it).
+  std::function<Result<std::unique_ptr<ConvSut>>(const std::string& sut, const SutConfig& config)>
+      make;
   // Its members, or a pattern for open-ended names, for `convparity list`.
   std::function<std::vector<SutListing>()> list;
   // The members a campaign checks when the user names no SUT; none for code not ours.

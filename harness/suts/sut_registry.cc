@@ -11,8 +11,10 @@ std::vector<std::string> OurSutNames() {
   return names;
 }
 
-std::vector<std::pair<std::string, std::string>> ListSuts() {
+std::vector<std::pair<std::string, std::string>> ListSuts(const SutConfig& config) {
   std::vector<std::pair<std::string, std::string>> all;
+  for (const auto& [name, spec] : config.map)
+    all.emplace_back(name, "stands for " + spec + " (--sut-map / --config)");
   for (const SutFamily& family : SutFamilies())
     for (SutListing& l : family.list())
       all.emplace_back(std::move(l.name), std::move(l.description));
@@ -25,9 +27,15 @@ const SutFamily* FamilyOf(const std::string& name) {
   return nullptr;
 }
 
+Result<std::unique_ptr<ConvSut>> MakeSut(const std::string& name, const SutConfig& config) {
+  // A mapping never stands for another mapped name (SutConfig::CheckMappings): this resolves once.
+  const std::string spec = config.Resolve(name);
+  if (const SutFamily* family = FamilyOf(spec)) return family->make(spec, config);
+  return Status::Invalid("unknown system under test '" + spec + "' (see `convparity list`)");
+}
+
 Result<std::unique_ptr<ConvSut>> MakeSut(const std::string& name) {
-  if (const SutFamily* family = FamilyOf(name)) return family->make(name);
-  return Status::Invalid("unknown system under test '" + name + "' (see `convparity list`)");
+  return MakeSut(name, SutConfig{});
 }
 
 std::vector<std::string> DefaultCaseSuts(uint64_t seed, int64_t index) {

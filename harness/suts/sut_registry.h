@@ -11,15 +11,21 @@
 #include "core/features.h"
 #include "core/status.h"
 #include "core/sut.h"
+#include "harness/suts/sut_config.h"
 
 namespace convparity {
 
 // Our own kernels: what a default campaign checks.
 std::vector<std::string> OurSutNames();
-// Every name MakeSut accepts, with a one-line description, for `convparity list`.
-std::vector<std::pair<std::string, std::string>> ListSuts();
-// Resolves `name` through ProcessSutConfig() first (harness/suts/sut_config.h). Makes what it is
-// told: whether a case file may name a SUT is the callers' gate (CheckCaseSutsAllowed).
+// Every name MakeSut accepts, with a one-line description, for `convparity list`: the user's
+// logical names first, then the families'.
+std::vector<std::pair<std::string, std::string>> ListSuts(const SutConfig& config);
+// Resolves `name` through the user's `config` first (a logical name wins over a built-in one).
+// Makes what it is told: whether a case file may name a SUT is the callers' gate
+// (CheckCaseSutsAllowed). The commands and workers pass the config of the CheckContext they were
+// given; the one-argument form, with no user configuration, is for tests, benchmarks and the
+// libFuzzer targets.
+Result<std::unique_ptr<ConvSut>> MakeSut(const std::string& name, const SutConfig& config);
 Result<std::unique_ptr<ConvSut>> MakeSut(const std::string& name);
 // The SUTs a default campaign adds to case `index` of run `seed` alone (SutFamily::case_members).
 std::vector<std::string> DefaultCaseSuts(uint64_t seed, int64_t index);
@@ -34,6 +40,6 @@ void DescribeFinding(Finding& f);
 
 // The channel multiple a campaign over `suts` should also draw (ProblemSpace::channel_multiple):
 // the largest any of them asks for, 0 for none.
-int64_t ChannelMultipleFor(const std::vector<std::string>& suts);
+int64_t ChannelMultipleFor(const std::vector<std::string>& suts, const SutConfig& config);
 
 }  // namespace convparity

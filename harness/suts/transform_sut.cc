@@ -296,7 +296,7 @@ SutFamily TransformFamily() {
   SutFamily f;
   f.name = "transform";
   f.owns = OwnsPrefix(kTransformSutPrefix);
-  f.make = [](const std::string& sut) { return MakeTransformSut(sut); };
+  f.make = [](const std::string& sut, const SutConfig&) { return MakeTransformSut(sut); };
   f.list = [] {
     std::vector<SutListing> all;
     for (const std::string& t : DefaultTransformSuts())  // one-pass pipelines: with the passes

@@ -126,7 +126,7 @@ const AdapterCase kDeclined[] = {
 INSTANTIATE_TEST_SUITE_P(Adapters, AdapterDeclines, testing::ValuesIn(kDeclined), CaseName);
 
 TEST(AdapterRegistry, EveryAdapterIsListedAndNamesItsLibraryWhenNotBuilt) {
-  const auto listed = ListSuts();
+  const auto listed = ListSuts(SutConfig{});
   for (const AdapterSutInfo& a : AdapterSuts()) {
     bool found = false;
     for (const auto& [name, what] : listed) found |= name == a.name;

@@ -141,7 +141,7 @@ TEST(OneDnnAdapter, TheRegistryNamesEveryMemberAndRefusesUnknownVariants) {
   EXPECT_NE(std::find(members.begin(), members.end(), "onednn#2"), members.end());
   EXPECT_NE(std::find(members.begin(), members.end(), "onednn#winograd"), members.end());
   std::set<std::string> listed;
-  for (const auto& [name, what] : ListSuts()) listed.insert(name);
+  for (const auto& [name, what] : ListSuts(SutConfig{})) listed.insert(name);
   for (const std::string& m : members) EXPECT_TRUE(listed.count(m)) << m;
   Result<std::unique_ptr<ConvSut>> bogus = MakeSut("onednn#fastest");
   ASSERT_FALSE(bogus.ok());

@@ -1,5 +1,6 @@
-// The check context: its limits hold wherever a case runs, in this process and in a worker process
-// (which gets them on its command line); their text form reads back and refuses anything else.
+// The check context: its limits and the user's SUT names hold wherever a case runs, in this process
+// and in a worker process (which gets them on its command line, never falling back to defaults);
+// their text forms read back and refuse anything else.
 #include "harness/engine/check_context.h"
 
 #include <gtest/gtest.h>
@@ -52,6 +53,45 @@ TEST(CheckContext, LimitsArgumentReadsBackAndRefusesAnythingElse) {
   EXPECT_EQ(back->max_extent, 89);
   for (const char* bad : {"", "1,2", "1,2,3,4", "1,2,3x", "0,2,3", "-1,2,3", "a,b,c"})
     EXPECT_FALSE(ParseLimitsArgument(bad).ok()) << bad;
+}
+
+CheckContext MappedName() {
+  CheckContext context;
+  context.suts.map["mine"] = "direct";  // what --sut-map mine=direct says
+  return context;
+}
+
+TEST(CheckContext, ItsSutNamesHoldInThisProcessAndInAWorker) {
+  const ConvCase c = SmallCase();
+  std::unique_ptr<CaseRunner> local = MakeInProcessRunner(MappedName());
+  std::unique_ptr<CaseRunner> isolated = MakeIsolatedRunner(CONVPARITY_EXE, 10, MappedName());
+  for (CaseRunner* runner : {local.get(), isolated.get()}) {
+    const std::vector<CaseOutcome> out = runner->Check(c, {"mine"});
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0].verdict, Verdict::kPassed) << out[0].reason;
+  }
+  // Without the mapping the name means nothing: a worker that fell back to the default
+  // configuration would say so.
+  std::unique_ptr<CaseRunner> worker = MakeIsolatedRunner(CONVPARITY_EXE, 10);
+  const CaseOutcome unknown = worker->Check(c, {"mine"})[0];
+  EXPECT_EQ(unknown.verdict, Verdict::kInvalid);
+  EXPECT_NE(unknown.reason.find("unknown system under test 'mine'"), std::string::npos)
+      << unknown.reason;
+}
+
+TEST(CheckContext, SutConfigArgumentReadsBackAndRefusesAnythingElse) {
+  SutConfig config;
+  config.map["mine"] = "exec:node 'my adapter.js' --x=\"y\"";
+  config.map["theirs"] = "plugin:/opt/lib/libconv.so";
+  config.case_timeout_seconds = 2.5;
+  Result<SutConfig> back = ParseSutConfigArgument(SutConfigArgument(config));
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->map, config.map);
+  EXPECT_EQ(back->case_timeout_seconds, 2.5);
+  for (const char* bad : {"", "{}", "[]", R"({"map": {}})", R"({"map": {}, "timeout": 0})",
+                          R"({"map": {"a": 1}, "timeout": 1})", R"({"map": [], "timeout": 1})",
+                          R"({"map": {}, "timeout": 1, "x": 2})"})
+    EXPECT_FALSE(ParseSutConfigArgument(bad).ok()) << bad;
 }
 
 }  // namespace
