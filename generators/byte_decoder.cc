@@ -5,6 +5,7 @@
 #include <climits>
 
 #include "core/graph.h"
+#include "generators/fit_budget.h"
 
 namespace convparity {
 namespace {
@@ -174,61 +175,64 @@ bool ChainFitsCaps(const ConvProblem& p, const ByteDecoderOptions& o) {
 }
 
 // Halves the largest size (batch, groups, channels per group, each input's excess over its floor)
-// until the problem fits the caps; then shortens kernels; at last drops padding. Every step keeps
-// the problem valid; the last one reaches a problem of one MAC and one element per tensor.
+// until the problem fits the caps; then shortens kernels; at last drops padding (a
+// generators/fit_budget.h policy). Every step keeps the problem valid; the last one reaches a
+// problem of one MAC and one element per tensor.
 void FitToCaps(ConvProblem& p, const ByteDecoderOptions& o, bool large) {
-  auto plainest = [&p] {
-    for (int i = 0; i < p.rank; ++i) {
-      p.kernel[i] = 1;
-      p.pad_begin[i] = p.pad_end[i] = p.output_padding[i] = 0;
-      p.input[i] = InputFloor(p, i);
+  using Halving = FitPolicy<ConvProblem>::Halving;
+  auto plainest = [](ConvProblem& x) {
+    for (int i = 0; i < x.rank; ++i) {
+      x.kernel[i] = 1;
+      x.pad_begin[i] = x.pad_end[i] = x.output_padding[i] = 0;
+      x.input[i] = InputFloor(x, i);
     }
   };
-  for (int step = 0; step < 512 && OverCaps(p, o, large); ++step) {
-    int64_t in_pg = p.in_channels / p.groups, out_pg = p.out_channels / p.groups;
-    std::array<int64_t, 4 + kMaxSpatialRank> sizes{p.batch, p.groups, in_pg, out_pg, 1, 1, 1};
-    for (int i = 0; i < p.rank; ++i) sizes[4 + i] = p.input[i] - InputFloor(p, i) + 1;
-    const size_t largest = std::max_element(sizes.begin(), sizes.end()) - sizes.begin();
-    const int64_t half = sizes[largest] - sizes[largest] / 2;
-    if (sizes[largest] > 1) {
-      int64_t groups = p.groups;
-      switch (largest) {
-        case 0:
-          p.batch = half;
-          break;
-        case 1:
-          groups = half;
-          break;
-        case 2:
-          in_pg = half;
-          break;
-        case 3:
-          out_pg = half;
-          break;
-        default: {
-          const int i = static_cast<int>(largest) - 4;
-          p.input[i] = InputFloor(p, i) + (sizes[largest] - 1) / 2;
-        }
-      }
-      p.groups = groups;
-      p.in_channels = groups * in_pg;
-      p.out_channels = groups * out_pg;
-      continue;
-    }
-    int widest = -1;
-    for (int i = 0; i < p.rank; ++i)
-      if (p.kernel[i] > 1 && (widest < 0 || p.kernel[i] > p.kernel[widest])) widest = i;
-    if (widest < 0) {
-      plainest();
-      break;
-    }
-    --p.kernel[widest];
-    p.input[widest] = std::max(p.input[widest], InputFloor(p, widest));
-  }
-  if (OverCaps(p, o,
-               large)) {  // not reachable with the ranges above; kept so that the promise holds
+  auto half = [](int64_t v) { return v - v / 2; };
+  // Channel counts are kept as groups × per group; `part` 0 is the groups, 1 and 2 the input and
+  // output channels per group.
+  auto channels = [half](int part) {
+    auto of = [part](const ConvProblem& x) {
+      return part == 0 ? x.groups : (part == 1 ? x.in_channels : x.out_channels) / x.groups;
+    };
+    return Halving{of, [of, part, half](ConvProblem& x) {
+                     int64_t g = x.groups, in = x.in_channels / g, out = x.out_channels / g;
+                     (part == 0 ? g : part == 1 ? in : out) = half(of(x));
+                     x.groups = g;
+                     x.in_channels = g * in;
+                     x.out_channels = g * out;
+                   }};
+  };
+  FitPolicy<ConvProblem> policy;
+  policy.over = [&o, large](const ConvProblem& x) { return OverCaps(x, o, large); };
+  // On ties the first of these is halved: batch, groups, channels per group, input excesses.
+  policy.halvings = {Halving{[](const ConvProblem& x) { return x.batch; },
+                             [half](ConvProblem& x) { x.batch = half(x.batch); }},
+                     channels(0), channels(1), channels(2)};
+  for (int i = 0; i < p.rank; ++i)
+    policy.halvings.push_back(
+        Halving{[i](const ConvProblem& x) { return x.input[i] - InputFloor(x, i) + 1; },
+                [i](ConvProblem& x) {
+                  x.input[i] = InputFloor(x, i) + (x.input[i] - InputFloor(x, i)) / 2;
+                }});
+  policy.fallbacks = {[](ConvProblem& x) {
+                        int widest = -1;
+                        for (int i = 0; i < x.rank; ++i)
+                          if (x.kernel[i] > 1 && (widest < 0 || x.kernel[i] > x.kernel[widest]))
+                            widest = i;
+                        if (widest < 0) return FitStep::kNotApplicable;
+                        --x.kernel[widest];
+                        x.input[widest] = std::max(x.input[widest], InputFloor(x, widest));
+                        return FitStep::kApplied;
+                      },
+                      [plainest](ConvProblem& x) {
+                        plainest(x);
+                        return FitStep::kLast;
+                      }};
+  policy.max_steps = 512;
+  if (!FitToBudget(
+          p, policy)) {  // not reachable with the ranges above; kept so that the promise holds
     p.batch = p.groups = p.in_channels = p.out_channels = 1;
-    plainest();
+    plainest(p);
   }
 }
 

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/descriptor.h"
+#include "generators/problem_recipe.h"
 #include "generators/rc_choices.h"
 
 namespace convparity {
@@ -17,36 +18,12 @@ using choices::Just;
 using choices::Pick;
 using choices::Range;
 using choices::Uniform;
-
-// ---- The recipe: raw choices, before scaling to the MAC cap ----
-
-struct DimRecipe {
-  int64_t kernel = 1, dilation = 1, stride = 1;
-  int64_t pad_begin = 0, pad_end = 0, output_padding = 0;
-  // Ordinary: the output size (the input follows from it, so output size 1 is a plain choice).
-  // Transposed: the input size (its small side).
-  int64_t extent = 1;
-  int64_t remainder = 0;  // ordinary: input positions past the last window, < stride
-};
-
-struct Channels {
-  int64_t groups = 1, in_per_group = 1, out_per_group = 1, batch = 1;
-};
-
-struct Layouts {
-  DataLayout data = DataLayout::kChannelsFirst;
-  WeightLayout weight = WeightLayout::kOI;
-  bool bias = false;
-};
-
-struct Recipe {
-  int rank = 1;
-  bool transposed = false;
-  bool large = false;  // fitted to LargeMacs instead of max_macs
-  std::vector<DimRecipe> dims;
-  Channels channels;
-  Layouts layouts;
-};
+using recipe::Assemble;
+using recipe::Channels;
+using recipe::DimRecipe;
+using recipe::FitToMacs;
+using recipe::Layouts;
+using recipe::Recipe;
 
 // Largest output size drawn per dimension: 3-D problems are kept coarse so the MAC cap leaves room
 // for channels.
@@ -301,79 +278,6 @@ rc::Gen<Layouts> GenLayouts(const ProblemSpace& space, bool transposed) {
         return Layouts{d, w, b};
       },
       data, weight, bias);
-}
-
-// ---- From recipe to problem ----
-
-ConvProblem Assemble(const Recipe& r) {
-  ConvProblem p;
-  p.rank = r.rank;
-  p.transposed = r.transposed;
-  p.batch = r.channels.batch;
-  p.groups = r.channels.groups;
-  p.in_channels = r.channels.groups * r.channels.in_per_group;
-  p.out_channels = r.channels.groups * r.channels.out_per_group;
-  for (int i = 0; i < r.rank; ++i) {
-    const DimRecipe& d = r.dims[i];
-    p.kernel[i] = d.kernel;
-    p.dilation[i] = d.dilation;
-    p.stride[i] = d.stride;
-    p.pad_begin[i] = d.pad_begin;
-    p.pad_end[i] = d.pad_end;
-    p.output_padding[i] = d.output_padding;
-    if (r.transposed) {
-      // Long enough that cropping pad_end keeps position `reach` (see GenDim).
-      const int64_t over = std::max<int64_t>(d.pad_end - d.output_padding, 0);
-      p.input[i] = std::max(d.extent, 1 + (over + d.stride - 1) / d.stride);
-    } else {
-      // The smallest input giving `extent` outputs, plus the unused tail. At least `dilation`
-      // long so that a window spanning the whole input has a tap inside it (the output then grows
-      // past `extent`; still valid since padding ≤ dilated kernel).
-      const int64_t in = (d.extent - 1) * d.stride + d.dilation * (d.kernel - 1) + 1 - d.pad_begin -
-                         d.pad_end + d.remainder;
-      p.input[i] = std::max<int64_t>({in, d.kernel > 1 ? d.dilation : 1, 1});
-    }
-  }
-  p.data_layout = r.layouts.data;
-  p.weight_layout = r.layouts.weight;
-  p.bias = r.layouts.bias;
-  return p;
-}
-
-// Halves the largest of the sizes (batch, channels per group, groups, spatial extents) until the
-// problem fits max_macs; then, if still needed, shortens kernels and drops padding. Deterministic,
-// so shrinking a recipe still yields a fitting problem.
-Recipe FitToMacs(Recipe r, int64_t max_macs) {
-  auto halve = [](int64_t& v) { v -= v / 2; };
-  for (int step = 0; step < 1000 && Assemble(r).macs() > max_macs; ++step) {
-    std::vector<int64_t*> sizes;
-    for (DimRecipe& d : r.dims) sizes.push_back(&d.extent);
-    sizes.push_back(&r.channels.batch);
-    sizes.push_back(&r.channels.out_per_group);
-    sizes.push_back(&r.channels.in_per_group);
-    sizes.push_back(&r.channels.groups);
-    int64_t* largest = *std::max_element(sizes.begin(), sizes.end(),
-                                         [](int64_t* a, int64_t* b) { return *a < *b; });
-    if (*largest > 1) {
-      halve(*largest);
-      continue;
-    }
-    // Every size is 1: the kernel itself is too large for the cap.
-    auto kernel_it =
-        std::max_element(r.dims.begin(), r.dims.end(),
-                         [](const auto& a, const auto& b) { return a.kernel < b.kernel; });
-    if (kernel_it != r.dims.end() && kernel_it->kernel > 1) {
-      DimRecipe& d = *kernel_it;
-      --d.kernel;
-      const int64_t reach = d.dilation * (d.kernel - 1);
-      d.pad_begin = std::min(d.pad_begin, reach);
-      d.pad_end = std::min(d.pad_end, r.transposed ? reach + d.output_padding : reach);
-      continue;
-    }
-    for (DimRecipe& d : r.dims) d.pad_begin = d.pad_end = 0;
-    break;
-  }
-  return r;
 }
 
 std::vector<int> UsableRanks(const ProblemSpace& space) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "generators/fit_budget.h"
+
 namespace convparity {
 namespace {
 
@@ -94,12 +96,19 @@ ConvProblem ScaleDown(const ConvProblem& original, const ScaleOptions& options) 
     for (int j = 0; j < p.rank; ++j) p.input[j] = FitInput(p, j, options.max_spatial);
   if (options.max_macs > 0) {
     // Channels first: real networks' MACs sit in their channels, and kernels and padding are part
-    // of the character, which small spatial sizes would crowd out.
-    while (p.macs() > options.max_macs) {
-      if (ShrinkChannels(p, original) || ShrinkSpatial(p)) continue;
-      if (p.batch == 1) break;
-      p.batch = (p.batch + 1) / 2;
-    }
+    // of the character, which small spatial sizes would crowd out. No halving of the largest size:
+    // only these, in order, each step.
+    FitPolicy<ConvProblem> policy;
+    policy.over = [&options](const ConvProblem& x) { return x.macs() > options.max_macs; };
+    auto applied = [](bool shrunk) { return shrunk ? FitStep::kApplied : FitStep::kNotApplicable; };
+    policy.fallbacks = {[&](ConvProblem& x) { return applied(ShrinkChannels(x, original)); },
+                        [&](ConvProblem& x) { return applied(ShrinkSpatial(x)); },
+                        [&](ConvProblem& x) {
+                          if (x.batch == 1) return FitStep::kNotApplicable;
+                          x.batch = (x.batch + 1) / 2;
+                          return FitStep::kApplied;
+                        }};
+    FitToBudget(p, policy);
   }
   return p;
 }

@@ -1,0 +1,86 @@
+#include "generators/problem_recipe.h"
+
+#include <algorithm>
+
+#include "generators/fit_budget.h"
+
+namespace convparity {
+namespace recipe {
+
+ConvProblem Assemble(const Recipe& r) {
+  ConvProblem p;
+  p.rank = r.rank;
+  p.transposed = r.transposed;
+  p.batch = r.channels.batch;
+  p.groups = r.channels.groups;
+  p.in_channels = r.channels.groups * r.channels.in_per_group;
+  p.out_channels = r.channels.groups * r.channels.out_per_group;
+  for (int i = 0; i < r.rank; ++i) {
+    const DimRecipe& d = r.dims[i];
+    p.kernel[i] = d.kernel;
+    p.dilation[i] = d.dilation;
+    p.stride[i] = d.stride;
+    p.pad_begin[i] = d.pad_begin;
+    p.pad_end[i] = d.pad_end;
+    p.output_padding[i] = d.output_padding;
+    if (r.transposed) {
+      // Long enough that cropping pad_end keeps position `reach` (see GenDim).
+      const int64_t over = std::max<int64_t>(d.pad_end - d.output_padding, 0);
+      p.input[i] = std::max(d.extent, 1 + (over + d.stride - 1) / d.stride);
+    } else {
+      // The smallest input giving `extent` outputs, plus the unused tail. At least `dilation`
+      // long so that a window spanning the whole input has a tap inside it (the output then grows
+      // past `extent`; still valid since padding ≤ dilated kernel).
+      const int64_t in = (d.extent - 1) * d.stride + d.dilation * (d.kernel - 1) + 1 - d.pad_begin -
+                         d.pad_end + d.remainder;
+      p.input[i] = std::max<int64_t>({in, d.kernel > 1 ? d.dilation : 1, 1});
+    }
+  }
+  p.data_layout = r.layouts.data;
+  p.weight_layout = r.layouts.weight;
+  p.bias = r.layouts.bias;
+  return p;
+}
+
+Recipe FitToMacs(Recipe r, int64_t max_macs) {
+  using Halving = FitPolicy<Recipe>::Halving;
+  auto halve = [](int64_t& v) { v -= v / 2; };
+  FitPolicy<Recipe> policy;
+  policy.over = [max_macs](const Recipe& x) { return Assemble(x).macs() > max_macs; };
+  // On ties the first of these is halved: extents, then batch, channels per group, groups.
+  for (size_t i = 0; i < r.dims.size(); ++i)
+    policy.halvings.push_back(Halving{[i](const Recipe& x) { return x.dims[i].extent; },
+                                      [i, halve](Recipe& x) { halve(x.dims[i].extent); }});
+  policy.halvings.push_back(Halving{[](const Recipe& x) { return x.channels.batch; },
+                                    [halve](Recipe& x) { halve(x.channels.batch); }});
+  policy.halvings.push_back(Halving{[](const Recipe& x) { return x.channels.out_per_group; },
+                                    [halve](Recipe& x) { halve(x.channels.out_per_group); }});
+  policy.halvings.push_back(Halving{[](const Recipe& x) { return x.channels.in_per_group; },
+                                    [halve](Recipe& x) { halve(x.channels.in_per_group); }});
+  policy.halvings.push_back(Halving{[](const Recipe& x) { return x.channels.groups; },
+                                    [halve](Recipe& x) { halve(x.channels.groups); }});
+  // Every size is 1: the kernel itself is too large for the cap. The widest one loses a tap, and
+  // the padding stays within its new reach.
+  policy.fallbacks.push_back([](Recipe& x) {
+    auto widest = std::max_element(x.dims.begin(), x.dims.end(), [](const auto& a, const auto& b) {
+      return a.kernel < b.kernel;
+    });
+    if (widest == x.dims.end() || widest->kernel <= 1) return FitStep::kNotApplicable;
+    DimRecipe& d = *widest;
+    --d.kernel;
+    const int64_t reach = d.dilation * (d.kernel - 1);
+    d.pad_begin = std::min(d.pad_begin, reach);
+    d.pad_end = std::min(d.pad_end, x.transposed ? reach + d.output_padding : reach);
+    return FitStep::kApplied;
+  });
+  policy.fallbacks.push_back([](Recipe& x) {
+    for (DimRecipe& d : x.dims) d.pad_begin = d.pad_end = 0;
+    return FitStep::kLast;
+  });
+  policy.max_steps = 1000;
+  FitToBudget(r, policy);
+  return r;
+}
+
+}  // namespace recipe
+}  // namespace convparity

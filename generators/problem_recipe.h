@@ -1,0 +1,51 @@
+// The generator's recipe (generators/problem_gen.cc): the raw choices of a problem, before they are
+// fitted to the MAC cap and turned into a ConvProblem. Internal to generators/.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/conv_problem.h"
+
+namespace convparity {
+namespace recipe {
+
+struct DimRecipe {
+  int64_t kernel = 1, dilation = 1, stride = 1;
+  int64_t pad_begin = 0, pad_end = 0, output_padding = 0;
+  // Ordinary: the output size (the input follows from it, so output size 1 is a plain choice).
+  // Transposed: the input size (its small side).
+  int64_t extent = 1;
+  int64_t remainder = 0;  // ordinary: input positions past the last window, < stride
+};
+
+struct Channels {
+  int64_t groups = 1, in_per_group = 1, out_per_group = 1, batch = 1;
+};
+
+struct Layouts {
+  DataLayout data = DataLayout::kChannelsFirst;
+  WeightLayout weight = WeightLayout::kOI;
+  bool bias = false;
+};
+
+struct Recipe {
+  int rank = 1;
+  bool transposed = false;
+  bool large = false;  // fitted to LargeMacs instead of max_macs
+  std::vector<DimRecipe> dims;
+  Channels channels;
+  Layouts layouts;
+};
+
+// The problem `r` describes: valid for every recipe the generator draws.
+ConvProblem Assemble(const Recipe& r);
+
+// Halves the largest of the sizes (spatial extents, batch, channels per group, groups) until the
+// problem fits max_macs; then, if still needed, shortens kernels and drops padding (a
+// generators/fit_budget.h policy). Deterministic, so shrinking a recipe still yields a fitting
+// problem.
+Recipe FitToMacs(Recipe r, int64_t max_macs);
+
+}  // namespace recipe
+}  // namespace convparity
