@@ -6,21 +6,19 @@
 
 #include "core/graph.h"
 #include "generators/fit_budget.h"
+#include "generators/space_rules.h"
 
 namespace convparity {
 namespace {
 
-// The decoder's ranges. They cover everything GenProblem draws (so every generated case encodes),
-// with room beyond it: padding past the dilated kernel's reach, larger strides and dilations.
-constexpr int64_t kMaxDilation = 6;
-constexpr int64_t kMaxStride = 12;
-constexpr int64_t kPadBeyondReach = 3;
+// The decoder's ranges (generators/space_rules.h kByteRanges). They cover everything GenProblem
+// draws (so every generated case encodes), with room beyond it: padding past the dilated kernel's
+// reach, larger strides and dilations. Input sizes are drawn as the excess over the smallest valid
+// one.
+constexpr space::ChoiceRanges kRanges = space::kByteRanges;
 constexpr int64_t kSmallExtra = 16;    // input sizes just above the smallest valid one
 constexpr int64_t kLargeExtra = 1023;  // and anything up to this above it (2 bytes)
-constexpr int64_t kMaxBatch = 8;
-constexpr int64_t kMaxPlainChannels = 64;
-constexpr int64_t kMaxGroups = 16, kMaxPerGroup = 64;
-constexpr int64_t kMaxDepthwiseGroups = 64, kMaxMultiplier = 8;
+constexpr int64_t kMaxPlainChannels = 64, kMaxPerGroup = 64;
 constexpr int64_t kLargeOneIn = 100 / defaults::kLargeCasePercent;
 
 // One place where the decoder and the encoder make the same choices (see Build): the decoder reads
@@ -93,15 +91,16 @@ void BuildDim(Chooser& ch, const ConvProblem& t, int i, const ByteDecoderOptions
   const int64_t max_kernel = std::min(o.max_kernel, defaults::kMaxKernelOfRank[p.rank]);
   p.kernel[i] = ch.Int(1, std::max<int64_t>(max_kernel, 1), t.kernel[i], "kernel");
   p.dilation[i] = ch.Bool(t.dilation[i] > 1, "dilation>1")
-                      ? ch.Int(2, kMaxDilation, t.dilation[i], "dilation")
+                      ? ch.Int(2, kRanges.max_dilation, t.dilation[i], "dilation")
                       : 1;
-  p.stride[i] =
-      ch.Bool(t.stride[i] > 1, "stride>1") ? ch.Int(2, kMaxStride, t.stride[i], "stride") : 1;
+  p.stride[i] = ch.Bool(t.stride[i] > 1, "stride>1")
+                    ? ch.Int(2, kRanges.max_stride, t.stride[i], "stride")
+                    : 1;
   const int64_t reach = p.dilation[i] * (p.kernel[i] - 1);
   p.output_padding[i] = 0;
   if (p.transposed) {
     // ATen: output_padding < max(stride, dilation); its maximum is an edge of its own.
-    const int64_t op_max = std::max(p.stride[i], p.dilation[i]) - 1;
+    const int64_t op_max = space::MaxOutputPadding(p.stride[i], p.dilation[i]);
     if (op_max > 0) {
       const int64_t want = t.output_padding[i];
       const int mode = ch.Int(0, 2, Mode(want == 0, want == op_max), "output_padding mode");
@@ -110,8 +109,8 @@ void BuildDim(Chooser& ch, const ConvProblem& t, int i, const ByteDecoderOptions
                                         : ch.Int(1, op_max, want, "output_padding");
     }
   }
-  const int64_t begin_max = reach + kPadBeyondReach;
-  const int64_t end_max = reach + p.output_padding[i] + kPadBeyondReach;
+  const int64_t begin_max = reach + kRanges.pad_beyond_reach;
+  const int64_t end_max = reach + p.output_padding[i] + kRanges.pad_beyond_reach;
   const int64_t tb = t.pad_begin[i], te = t.pad_end[i];
   const int pad_mode = ch.Int(0, 2, Mode(tb == 0 && te == 0, tb == te), "padding mode");
   if (pad_mode == 0) {
@@ -134,19 +133,20 @@ void BuildChannels(Chooser& ch, const ConvProblem& t, ConvProblem& p) {
   const int64_t tg = std::max<int64_t>(t.groups, 1);
   const int64_t t_in = t.in_channels / tg, t_out = t.out_channels / tg;
   // Depthwise (groups = C_in, C_out = multiplier · C_in) has its own option: frontends break on it.
-  const bool depthwise = t_in == 1 && tg <= kMaxDepthwiseGroups && t_out <= kMaxMultiplier;
+  const bool depthwise =
+      t_in == 1 && tg <= kRanges.max_depthwise_groups && t_out <= kRanges.max_multiplier;
   const int mode = ch.Int(0, 2, tg == 1 ? 0 : depthwise ? 2 : 1, "channel mode");
   int64_t g = 1, in = 1, out = 1;
   if (mode == 0) {
     in = ch.Int(1, kMaxPlainChannels, t_in, "in_channels");
     out = ch.Int(1, kMaxPlainChannels, t_out, "out_channels");
   } else if (mode == 1) {
-    g = ch.Int(2, kMaxGroups, tg, "groups");
+    g = ch.Int(2, kRanges.max_groups, tg, "groups");
     in = ch.Int(1, kMaxPerGroup, t_in, "in_channels per group");
     out = ch.Int(1, kMaxPerGroup, t_out, "out_channels per group");
   } else {
-    g = ch.Int(2, kMaxDepthwiseGroups, tg, "depthwise groups");
-    out = ch.Int(1, kMaxMultiplier, t_out, "depth multiplier");
+    g = ch.Int(2, kRanges.max_depthwise_groups, tg, "depthwise groups");
+    out = ch.Int(1, kRanges.max_multiplier, t_out, "depth multiplier");
   }
   p.groups = g;
   p.in_channels = g * in;
@@ -252,14 +252,12 @@ ConvCase Build(Chooser& ch, const ConvCase& t, const ByteDecoderOptions& o) {
   p.rank = static_cast<int>(ch.Int(1, kMaxSpatialRank, tp.rank, "rank"));
   for (int i = 0; i < p.rank; ++i) BuildDim(ch, tp, i, o, p);
   BuildChannels(ch, tp, p);
-  p.batch = ch.Int(1, kMaxBatch, tp.batch, "batch");
+  p.batch = ch.Int(1, kRanges.max_batch, tp.batch, "batch");
   p.data_layout = ch.Bool(tp.data_layout == DataLayout::kChannelsLast, "data layout")
                       ? DataLayout::kChannelsLast
                       : DataLayout::kChannelsFirst;
   // The natural weight layout first: the plainest choice is zero.
-  const std::array<WeightLayout, 4> weights{p.natural_weight_layout(),
-                                            p.transposed ? WeightLayout::kOI : WeightLayout::kIO,
-                                            WeightLayout::kSpatialIO, WeightLayout::kOSpatialI};
+  const std::array<WeightLayout, 4> weights = space::WeightLayoutOptions(p.transposed);
   const int64_t want_weight =
       std::find(weights.begin(), weights.end(), tp.weight_layout) - weights.begin();
   p.weight_layout = weights[ch.Int(0, 3, want_weight, "weight layout")];
@@ -283,8 +281,7 @@ ConvCase Build(Chooser& ch, const ConvCase& t, const ByteDecoderOptions& o) {
 int64_t LargeMacs(const ByteDecoderOptions& o) {
   const int64_t max_macs = std::max<int64_t>(o.max_macs, 1);
   if (o.large_factor <= 1) return max_macs;
-  if (max_macs > INT64_MAX / o.large_factor) return INT64_MAX;
-  return max_macs * o.large_factor;
+  return space::LargeCaseMacs(max_macs, o.large_factor);
 }
 
 int ChoiceBytes(uint64_t span) {

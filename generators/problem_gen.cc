@@ -9,6 +9,7 @@
 #include "core/descriptor.h"
 #include "generators/problem_recipe.h"
 #include "generators/rc_choices.h"
+#include "generators/space_rules.h"
 
 namespace convparity {
 namespace {
@@ -24,6 +25,7 @@ using recipe::DimRecipe;
 using recipe::FitToMacs;
 using recipe::Layouts;
 using recipe::Recipe;
+using space::kGeneratorRanges;
 
 // Largest output size drawn per dimension: 3-D problems are kept coarse so the MAC cap leaves room
 // for channels.
@@ -56,7 +58,9 @@ rc::Gen<int64_t> GenKernel(int rank, int64_t max_kernel, bool big_bias) {
 
 // Dilation > 1 with a 1-tap kernel is legal and only matters for output_padding's bound.
 rc::Gen<int64_t> GenDilation() {
-  return Pick<int64_t>({{65, Just<int64_t>(1)}, {25, Just<int64_t>(2)}, Range(10, 3, 4)});
+  return Pick<int64_t>({{65, Just<int64_t>(1)},
+                        {25, Just<int64_t>(2)},
+                        Range(10, 3, kGeneratorRanges.max_dilation)});
 }
 
 // Stride > kernel (input skipped; gaps in a transposed output) comes from strides 2–4 over small
@@ -67,7 +71,7 @@ rc::Gen<int64_t> GenStride(int rank) {
   return Pick<int64_t>({{deep ? 68 : 60, Just<int64_t>(1)},
                         {deep ? 20 : 24, Just<int64_t>(2)},
                         Range(deep ? 8 : 10, 3, 4),
-                        Range(deep ? 4 : 6, 5, 10)});
+                        Range(deep ? 4 : 6, 5, kGeneratorRanges.max_stride)});
 }
 
 // Padding of at most `begin_cap` before and `end_cap` after.
@@ -118,7 +122,8 @@ rc::Gen<DimRecipe> GenDim(int rank, bool transposed, bool large, int64_t max_ker
           // own (oneDNN's DNNL-796 ran a kernel row there). Shrinks away first.
           rc::Gen<int64_t> remainder =
               Pick<int64_t>({{60, Just<int64_t>(0)}, Range(40, 1, base.stride - 1)});
-          rc::Gen<int64_t> excess = Pick<int64_t>({{93, Just<int64_t>(0)}, Range(7, 1, 3)});
+          rc::Gen<int64_t> excess = Pick<int64_t>(
+              {{93, Just<int64_t>(0)}, Range(7, 1, kGeneratorRanges.pad_beyond_reach)});
           auto parts = rc::gen::tuple(GenPadding(reach, reach), remainder, GenExtent(rank, large),
                                       excess, excess);
           return rc::gen::map(std::move(parts),
@@ -134,7 +139,7 @@ rc::Gen<DimRecipe> GenDim(int rank, bool transposed, bool large, int64_t max_ker
                               });
         }
         // ATen: output_padding < max(stride, dilation). Its maximum is an edge of its own.
-        const int64_t op_max = std::max(base.stride, base.dilation) - 1;
+        const int64_t op_max = space::MaxOutputPadding(base.stride, base.dilation);
         rc::Gen<int64_t> op = Pick<int64_t>({{50, Just<int64_t>(0)},
                                              {op_max > 0 ? 35 : 0, Just<int64_t>(op_max)},
                                              Range(15, 1, op_max)});
@@ -235,8 +240,8 @@ rc::Gen<int64_t> GenChannelCount(int64_t multiple, bool large) {
 }
 
 rc::Gen<Channels> GenChannels(int64_t multiple, bool large) {
-  rc::Gen<int64_t> batch =
-      Pick<int64_t>({{55, Just<int64_t>(1)}, Range(35, 2, 4), Range(10, 5, 8)});
+  rc::Gen<int64_t> batch = Pick<int64_t>(
+      {{55, Just<int64_t>(1)}, Range(35, 2, 4), Range(10, 5, kGeneratorRanges.max_batch)});
   rc::Gen<Channels> plain = rc::gen::apply(
       [](int64_t in, int64_t out, int64_t n) {
         return Channels{1, in, out, n};
@@ -246,8 +251,8 @@ rc::Gen<Channels> GenChannels(int64_t multiple, bool large) {
       [](int64_t g, int64_t in, int64_t out, int64_t n) {
         return Channels{g, in, out, n};
       },
-      Pick<int64_t>({{60, Uniform(2, 4)}, {40, Uniform(5, 8)}}), GenChannelCount(multiple, large),
-      GenChannelCount(multiple, large), batch);
+      Pick<int64_t>({{60, Uniform(2, 4)}, {40, Uniform(5, kGeneratorRanges.max_groups)}}),
+      GenChannelCount(multiple, large), GenChannelCount(multiple, large), batch);
   // Depthwise: groups == C_in, C_out = multiplier · C_in (multiplier > 1 is the case frontends
   // represent in two different ways).
   rc::Gen<Channels> depthwise = rc::gen::apply(
@@ -258,20 +263,20 @@ rc::Gen<Channels> GenChannels(int64_t multiple, bool large) {
                      {20, rc::gen::elementOf(SmallPrimes())},
                      {40, Uniform(8, 32)},
                      {large ? 60 : 20, rc::gen::elementOf(NearBlockSizes())}}),
-      Pick<int64_t>({{50, Just<int64_t>(1)}, {50, Uniform(2, 4)}}), batch);
+      Pick<int64_t>({{50, Just<int64_t>(1)}, {50, Uniform(2, kGeneratorRanges.max_multiplier)}}),
+      batch);
   return Pick<Channels>({{45, plain}, {25, grouped}, {30, depthwise}});
 }
 
 rc::Gen<Layouts> GenLayouts(const ProblemSpace& space, bool transposed) {
-  const WeightLayout natural = transposed ? WeightLayout::kIO : WeightLayout::kOI;
-  const WeightLayout swapped = transposed ? WeightLayout::kOI : WeightLayout::kIO;
+  const std::array<WeightLayout, 4> w = space::WeightLayoutOptions(transposed);
   const int other = space.layouts ? 1 : 0;
   rc::Gen<DataLayout> data = Pick<DataLayout>(
       {{65, Just(DataLayout::kChannelsFirst)}, {35 * other, Just(DataLayout::kChannelsLast)}});
-  rc::Gen<WeightLayout> weight = Pick<WeightLayout>({{40, Just(natural)},
-                                                     {20 * other, Just(swapped)},
-                                                     {20 * other, Just(WeightLayout::kSpatialIO)},
-                                                     {20 * other, Just(WeightLayout::kOSpatialI)}});
+  rc::Gen<WeightLayout> weight = Pick<WeightLayout>({{40, Just(w[0])},
+                                                     {20 * other, Just(w[1])},
+                                                     {20 * other, Just(w[2])},
+                                                     {20 * other, Just(w[3])}});
   rc::Gen<bool> bias = Pick<bool>({{50, Just(false)}, {space.bias ? 50 : 0, Just(true)}});
   return rc::gen::apply(
       [](DataLayout d, WeightLayout w, bool b) {
@@ -342,8 +347,7 @@ int64_t MaxKernel(const ProblemSpace& space, int rank) {
 
 int64_t LargeMacs(const ProblemSpace& space) {
   if (space.large_percent <= 0 || space.large_factor <= 1) return space.max_macs;
-  if (space.max_macs > INT64_MAX / space.large_factor) return INT64_MAX;
-  return space.max_macs * space.large_factor;
+  return space::LargeCaseMacs(space.max_macs, space.large_factor);
 }
 
 rc::Gen<ConvProblem> GenProblem(const ProblemSpace& space) {
