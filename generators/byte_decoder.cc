@@ -103,10 +103,10 @@ void BuildDim(Chooser& ch, const ConvProblem& t, int i, const ByteDecoderOptions
     const int64_t op_max = space::MaxOutputPadding(p.stride[i], p.dilation[i]);
     if (op_max > 0) {
       const int64_t want = t.output_padding[i];
-      const int mode = ch.Int(0, 2, Mode(want == 0, want == op_max), "output_padding mode");
-      p.output_padding[i] = mode == 0   ? 0
-                            : mode == 1 ? op_max
-                                        : ch.Int(1, op_max, want, "output_padding");
+      const auto options = space::OutputPaddingOptions(op_max);
+      const space::ChoiceOption& o =
+          options[ch.Int(0, 2, space::OptionOf(options, want), "output_padding mode")];
+      p.output_padding[i] = ch.Int(o.lo, o.hi, want, "output_padding");
     }
   }
   const int64_t begin_max = reach + kRanges.pad_beyond_reach;

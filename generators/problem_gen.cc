@@ -27,6 +27,16 @@ using recipe::Layouts;
 using recipe::Recipe;
 using space::kGeneratorRanges;
 
+// The generator's side of a choice written once in generators/space_rules.h: a single value is
+// gen::just, a range is uniform.
+template <size_t N>
+rc::Gen<int64_t> PickOf(const std::array<space::ChoiceOption, N>& options) {
+  choices::Options<int64_t> list;
+  for (const space::ChoiceOption& o : options)
+    list.push_back(o.lo == o.hi ? std::pair{o.weight, Just(o.lo)} : Range(o.weight, o.lo, o.hi));
+  return Pick<int64_t>(std::move(list));
+}
+
 // Largest output size drawn per dimension: 3-D problems are kept coarse so the MAC cap leaves room
 // for channels.
 int64_t MaxExtent(int rank) { return rank == 1 ? 48 : rank == 2 ? 16 : 6; }
@@ -140,9 +150,7 @@ rc::Gen<DimRecipe> GenDim(int rank, bool transposed, bool large, int64_t max_ker
         }
         // ATen: output_padding < max(stride, dilation). Its maximum is an edge of its own.
         const int64_t op_max = space::MaxOutputPadding(base.stride, base.dilation);
-        rc::Gen<int64_t> op = Pick<int64_t>({{50, Just<int64_t>(0)},
-                                             {op_max > 0 ? 35 : 0, Just<int64_t>(op_max)},
-                                             Range(15, 1, op_max)});
+        rc::Gen<int64_t> op = PickOf(space::OutputPaddingOptions(op_max));
         return Chain(
             op, choices::Cached<int64_t>([=](int64_t output_padding) {
               // Cropping keeps the first input's last tap (position `reach`) in the output:

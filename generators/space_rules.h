@@ -11,6 +11,7 @@
 
 #include <array>
 #include <climits>
+#include <cstddef>
 #include <cstdint>
 
 #include "core/conv_problem.h"
@@ -45,10 +46,31 @@ constexpr bool Covers(const ChoiceRanges& wide, const ChoiceRanges& narrow) {
 }
 static_assert(Covers(kByteRanges, kGeneratorRanges), "the byte format must carry generated cases");
 
-// ATen: a transposed dimension's output_padding < max(stride, dilation). Both recipes choose it as
-// 0, this maximum (an edge of its own), or anything from 1 to it, in that order.
+// One option of a choice: the values lo..hi (none when hi < lo). The generator draws the option
+// with `weight` and shrinks toward option 0, the plainest; the byte decoder reads the option's
+// index, then the value, and the encoder writes the first option that holds the value it wants.
+struct ChoiceOption {
+  int weight;
+  int64_t lo, hi;
+};
+
+// The first of `options` that holds `value`; the last when none does (the encoder then reports
+// the value as outside that option's range).
+template <size_t N>
+int OptionOf(const std::array<ChoiceOption, N>& options, int64_t value) {
+  for (size_t i = 0; i < N; ++i)
+    if (options[i].lo <= value && value <= options[i].hi) return static_cast<int>(i);
+  return static_cast<int>(N) - 1;
+}
+
+// ATen: a transposed dimension's output_padding < max(stride, dilation).
 inline int64_t MaxOutputPadding(int64_t stride, int64_t dilation) {
   return (stride > dilation ? stride : dilation) - 1;
+}
+
+// output_padding up to `max`: 0, the maximum (an edge of its own), or anything from 1 to it.
+inline std::array<ChoiceOption, 3> OutputPaddingOptions(int64_t max) {
+  return {{{50, 0, 0}, {max > 0 ? 35 : 0, max, max}, {15, 1, max}}};
 }
 
 // The weight layouts in the order both recipes choose (and shrink or encode toward) them: the
