@@ -40,10 +40,13 @@ struct FitPolicy {
 };
 
 // Scales `state` down until `policy.over` is false, or nothing more applies, or max_steps steps
-// were taken. Returns whether the state is within the budget.
+// were taken. Returns whether the state is within the budget. A state within it costs one call of
+// `over`: the generator fits every value it draws and shrinks.
 template <class State>
 bool FitToBudget(State& state, const FitPolicy<State>& policy) {
-  for (int step = 0; step < policy.max_steps && policy.over(state); ++step) {
+  for (int step = 0;; ++step) {
+    if (!policy.over(state)) return true;
+    if (step >= policy.max_steps) return false;
     const typename FitPolicy<State>::Halving* largest = nullptr;
     int64_t largest_size = 1;
     for (const auto& h : policy.halvings) {
@@ -60,9 +63,8 @@ bool FitToBudget(State& state, const FitPolicy<State>& policy) {
     FitStep done = FitStep::kNotApplicable;
     for (const auto& fallback : policy.fallbacks)
       if ((done = fallback(state)) != FitStep::kNotApplicable) break;
-    if (done != FitStep::kApplied) break;
+    if (done != FitStep::kApplied) return !policy.over(state);
   }
-  return !policy.over(state);
 }
 
 }  // namespace convparity

@@ -4,6 +4,7 @@
 #include <array>
 #include <climits>
 #include <functional>
+#include <memory>
 #include <utility>
 
 #include "core/descriptor.h"
@@ -341,10 +342,11 @@ rc::Gen<ConvProblem> GenProblemUnfiltered(const ProblemSpace& space) {
         const auto [transposed, is_large] = kind_and_size;
         return rest[2 * (transposed ? 1 : 0) + (is_large ? 1 : 0)];
       });
-  const int64_t max_macs = space.max_macs;
-  return rc::gen::map(recipe, [max_macs, large_macs](const Recipe& r) {
-    return Assemble(FitToMacs(r, r.large ? large_macs : max_macs));
-  });
+  auto fits =
+      std::make_shared<const std::array<FitPolicy<Recipe>, 2>>(std::array<FitPolicy<Recipe>, 2>{
+          recipe::MacsFit(space.max_macs), recipe::MacsFit(large_macs)});
+  return rc::gen::map(
+      recipe, [fits](const Recipe& r) { return Assemble(FitToMacs(r, (*fits)[r.large ? 1 : 0])); });
 }
 
 int64_t MaxKernel(const ProblemSpace& space, int rank) {

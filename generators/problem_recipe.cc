@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "generators/fit_budget.h"
-
 namespace convparity {
 namespace recipe {
 
@@ -42,15 +40,17 @@ ConvProblem Assemble(const Recipe& r) {
   return p;
 }
 
-Recipe FitToMacs(Recipe r, int64_t max_macs) {
+FitPolicy<Recipe> MacsFit(int64_t max_macs) {
   using Halving = FitPolicy<Recipe>::Halving;
   auto halve = [](int64_t& v) { v -= v / 2; };
   FitPolicy<Recipe> policy;
   policy.over = [max_macs](const Recipe& x) { return Assemble(x).macs() > max_macs; };
-  // On ties the first of these is halved: extents, then batch, channels per group, groups.
-  for (size_t i = 0; i < r.dims.size(); ++i)
-    policy.halvings.push_back(Halving{[i](const Recipe& x) { return x.dims[i].extent; },
-                                      [i, halve](Recipe& x) { halve(x.dims[i].extent); }});
+  // On ties the first of these is halved: extents, then batch, channels per group, groups. A
+  // dimension the recipe does not have counts as size 1, never halved.
+  for (size_t i = 0; i < kMaxSpatialRank; ++i)
+    policy.halvings.push_back(
+        Halving{[i](const Recipe& x) { return i < x.dims.size() ? x.dims[i].extent : 1; },
+                [i, halve](Recipe& x) { halve(x.dims[i].extent); }});
   policy.halvings.push_back(Halving{[](const Recipe& x) { return x.channels.batch; },
                                     [halve](Recipe& x) { halve(x.channels.batch); }});
   policy.halvings.push_back(Halving{[](const Recipe& x) { return x.channels.out_per_group; },
@@ -78,7 +78,11 @@ Recipe FitToMacs(Recipe r, int64_t max_macs) {
     return FitStep::kLast;
   });
   policy.max_steps = 1000;
-  FitToBudget(r, policy);
+  return policy;
+}
+
+Recipe FitToMacs(Recipe r, const FitPolicy<Recipe>& fit) {
+  FitToBudget(r, fit);
   return r;
 }
 

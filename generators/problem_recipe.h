@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/conv_problem.h"
+#include "generators/fit_budget.h"
 
 namespace convparity {
 namespace recipe {
@@ -41,11 +42,15 @@ struct Recipe {
 // The problem `r` describes: valid for every recipe the generator draws.
 ConvProblem Assemble(const Recipe& r);
 
-// Halves the largest of the sizes (spatial extents, batch, channels per group, groups) until the
-// problem fits max_macs; then, if still needed, shortens kernels and drops padding (a
-// generators/fit_budget.h policy). Deterministic, so shrinking a recipe still yields a fitting
+// The fit of a recipe to max_macs (generators/fit_budget.h): halves the largest of the sizes
+// (spatial extents, batch, channels per group, groups) until the problem fits; then, if still
+// needed, shortens kernels and drops padding. Made once per cap, not per draw: the generator fits
+// every value it draws and shrinks.
+FitPolicy<Recipe> MacsFit(int64_t max_macs);
+
+// `r` fitted by `fit` (a MacsFit). Deterministic, so shrinking a recipe still yields a fitting
 // problem.
-Recipe FitToMacs(Recipe r, int64_t max_macs);
+Recipe FitToMacs(Recipe r, const FitPolicy<Recipe>& fit);
 
 }  // namespace recipe
 }  // namespace convparity
