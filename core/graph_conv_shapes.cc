@@ -34,17 +34,25 @@ ConvProblem LayoutProblem(const ConvAttrs& a, bool transposed) {
   return p;
 }
 
-// The ConvProblem of a conv or conv_transpose node, checked. Operands must be in range.
-Result<ConvProblem> ForwardConvProblem(const Graph& g, int i) {
-  const Node& n = g.node(i);
-  const std::string where = NodeMessagePrefix(g, i);
-  CP_RETURN_IF_ERROR(CheckOperandCount(g, i, 2, 3));
+// A conv-family node's attributes, with the rank and groups every relation below relies on.
+Result<const ConvAttrs*> CheckedConvAttrs(const Node& n, const std::string& where) {
   const ConvAttrs* a = AttrsOf<ConvAttrs>(n);
   if (!a) return Status::Invalid(where + "expected conv attributes");
   if (a->rank < 1 || a->rank > kMaxSpatialRank)
     return Status::Invalid(where + "rank must be 1, 2 or 3, found " + std::to_string(a->rank));
   if (a->groups < 1)
     return Status::Invalid(where + "groups must be positive, found " + std::to_string(a->groups));
+  return a;
+}
+
+// The ConvProblem of a conv or conv_transpose node, checked. Operands must be in range.
+Result<ConvProblem> ForwardConvProblem(const Graph& g, int i) {
+  const Node& n = g.node(i);
+  const std::string where = NodeMessagePrefix(g, i);
+  CP_RETURN_IF_ERROR(CheckOperandCount(g, i, 2, 3));
+  Result<const ConvAttrs*> attrs = CheckedConvAttrs(n, where);
+  if (!attrs.ok()) return attrs.status();
+  const ConvAttrs* a = *attrs;
   const bool transposed = n.op == OpKind::kConvTranspose;
   const int r = a->rank;
   const std::string dl = DataLayoutText(a->data_layout, r);
@@ -147,12 +155,9 @@ Result<ConvProblem> BackwardWeightRelation(const Graph& g, int i) {
   const Node& n = g.node(i);
   const std::string where = NodeMessagePrefix(g, i);
   CP_RETURN_IF_ERROR(CheckOperandCount(g, i, 2, 2));
-  const ConvAttrs* a = AttrsOf<ConvAttrs>(n);
-  if (!a) return Status::Invalid(where + "expected conv attributes");
-  if (a->rank < 1 || a->rank > kMaxSpatialRank)
-    return Status::Invalid(where + "rank must be 1, 2 or 3, found " + std::to_string(a->rank));
-  if (a->groups < 1)
-    return Status::Invalid(where + "groups must be positive, found " + std::to_string(a->groups));
+  Result<const ConvAttrs*> attrs = CheckedConvAttrs(n, where);
+  if (!attrs.ok()) return attrs.status();
+  const ConvAttrs* a = *attrs;
   if (a->multiplier_weight) return Status::Invalid(where + "multiplier_weight is for conv only");
   const int r = a->rank;
   const std::string dl = DataLayoutText(a->data_layout, r);
