@@ -3,76 +3,43 @@
 #include <algorithm>
 #include <array>
 #include <climits>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <utility>
 
 #include "core/graph.h"
+#include "generators/byte_choices.h"
 #include "generators/fit_budget.h"
-#include "generators/space_rules.h"
+#include "generators/space_recipe.h"
 
 namespace convparity {
 namespace {
 
-// The decoder's ranges (generators/space_rules.h kByteRanges). They cover everything GenProblem
-// draws (so every generated case encodes), with room beyond it: padding past the dilated kernel's
-// reach, larger strides and dilations. Input sizes are drawn as the excess over the smallest valid
-// one.
-constexpr space::ChoiceRanges kRanges = space::kByteRanges;
-constexpr int64_t kSmallExtra = 16;    // input sizes just above the smallest valid one
-constexpr int64_t kLargeExtra = 1023;  // and anything up to this above it (2 bytes)
-constexpr int64_t kMaxPlainChannels = 64, kMaxPerGroup = 64;
-constexpr int64_t kLargeOneIn = 100 / defaults::kLargeCasePercent;
+using recipe::Recipe;
 
-// One place where the decoder and the encoder make the same choices (see Build): the decoder reads
-// a choice from bytes; the encoder is handed the value it wants and writes the bytes that give it.
-class Chooser {
- public:
-  virtual ~Chooser() = default;
-  // A value in [lo, hi]. `want` is the encoder's target (the decoder ignores it); `what` names
-  // the field in the encoder's error.
-  virtual int64_t Int(int64_t lo, int64_t hi, int64_t want, const char* what) = 0;
-  virtual uint64_t U64(uint64_t want) = 0;
-  bool Bool(bool want, const char* what) { return Int(0, 1, want ? 1 : 0, what) == 1; }
-};
-
-class Decoder : public Chooser {
- public:
-  Decoder(const uint8_t* data, size_t size) : reader_(data, size) {}
-  int64_t Int(int64_t lo, int64_t hi, int64_t, const char*) override { return reader_.Int(lo, hi); }
-  uint64_t U64(uint64_t) override { return reader_.U64(); }
-  size_t consumed() const { return reader_.consumed(); }
-
- private:
-  ByteReader reader_;
-};
-
-class Encoder : public Chooser {
- public:
-  int64_t Int(int64_t lo, int64_t hi, int64_t want, const char* what) override {
-    hi = std::max(hi, lo);
-    if (want < lo || want > hi) {
-      // Keep going with a value in range, so that the choices after this one stay well defined.
-      if (error_.ok())
-        error_ = Status::Invalid(std::string(what) + "=" + std::to_string(want) +
-                                 " is outside the byte decoder's range [" + std::to_string(lo) +
-                                 ", " + std::to_string(hi) + "]");
-      want = std::clamp(want, lo, hi);
-    }
-    Write(static_cast<uint64_t>(want - lo), ChoiceBytes(static_cast<uint64_t>(hi - lo)));
-    return want;
+// The recipe the byte format draws with (generators/space_recipe.h): every rank, kind and
+// feature, kernels up to the options' cap, large cases when they have a larger cap; the byte
+// decoder's ranges (generators/space_rules.h kByteRanges), which cover everything GenProblem draws
+// (so every generated case encodes) and reach past it. Made once per kernel cap and size class.
+const ByteGen<Recipe>& ByteRecipe(const ByteDecoderOptions& o) {
+  static std::mutex mu;
+  static std::map<std::pair<int64_t, bool>, ByteGen<Recipe>> made;
+  const bool large = LargeMacs(o) > std::max<int64_t>(o.max_macs, 1);
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = made.find({o.max_kernel, large});
+  if (it == made.end()) {
+    recipe::SpaceParams s;
+    s.ranks = {1, 2, 3};
+    for (int rank = 1; rank <= kMaxSpatialRank; ++rank)
+      s.max_kernel[rank] = std::clamp<int64_t>(o.max_kernel, 1, defaults::kMaxKernelOfRank[rank]);
+    s.large_percent = large ? defaults::kLargeCasePercent : 0;
+    s.ranges = space::kByteRanges;
+    it = made.emplace(std::pair(o.max_kernel, large), recipe::SpaceRecipe<ByteChoices>::Draw(s))
+             .first;
   }
-  uint64_t U64(uint64_t want) override {
-    Write(want, 8);
-    return want;
-  }
-  const std::string& bytes() const { return bytes_; }
-  const Status& error() const { return error_; }
-
- private:
-  void Write(uint64_t v, int n) {
-    for (int i = 0; i < n; ++i) bytes_.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-  }
-  std::string bytes_;
-  Status error_;
-};
+  return it->second;
+}
 
 // The smallest valid input size of dimension i, given its other parameters: an ordinary window
 // must fit the padded input; a transposed output must keep at least one element after cropping.
@@ -81,76 +48,6 @@ int64_t InputFloor(const ConvProblem& p, int i) {
   if (!p.transposed) return std::max<int64_t>(1, reach + 1 - p.pad_begin[i] - p.pad_end[i]);
   const int64_t over = p.pad_begin[i] + p.pad_end[i] - reach - p.output_padding[i];
   return over <= 0 ? 1 : 1 + (over + p.stride[i] - 1) / p.stride[i];
-}
-
-// One of a few options, by the target's value; option 0 is the plainest.
-int Mode(bool first, bool second) { return first ? 0 : second ? 1 : 2; }
-
-void BuildDim(Chooser& ch, const ConvProblem& t, int i, const ByteDecoderOptions& o,
-              ConvProblem& p) {
-  const int64_t max_kernel = std::min(o.max_kernel, defaults::kMaxKernelOfRank[p.rank]);
-  p.kernel[i] = ch.Int(1, std::max<int64_t>(max_kernel, 1), t.kernel[i], "kernel");
-  p.dilation[i] = ch.Bool(t.dilation[i] > 1, "dilation>1")
-                      ? ch.Int(2, kRanges.max_dilation, t.dilation[i], "dilation")
-                      : 1;
-  p.stride[i] = ch.Bool(t.stride[i] > 1, "stride>1")
-                    ? ch.Int(2, kRanges.max_stride, t.stride[i], "stride")
-                    : 1;
-  const int64_t reach = p.dilation[i] * (p.kernel[i] - 1);
-  p.output_padding[i] = 0;
-  if (p.transposed) {
-    // ATen: output_padding < max(stride, dilation); its maximum is an edge of its own.
-    const int64_t op_max = space::MaxOutputPadding(p.stride[i], p.dilation[i]);
-    if (op_max > 0) {
-      const int64_t want = t.output_padding[i];
-      const auto options = space::OutputPaddingOptions(op_max);
-      const space::ChoiceOption& o =
-          options[ch.Int(0, 2, space::OptionOf(options, want), "output_padding mode")];
-      p.output_padding[i] = ch.Int(o.lo, o.hi, want, "output_padding");
-    }
-  }
-  const int64_t begin_max = reach + kRanges.pad_beyond_reach;
-  const int64_t end_max = reach + p.output_padding[i] + kRanges.pad_beyond_reach;
-  const int64_t tb = t.pad_begin[i], te = t.pad_end[i];
-  const int pad_mode = ch.Int(0, 2, Mode(tb == 0 && te == 0, tb == te), "padding mode");
-  if (pad_mode == 0) {
-    p.pad_begin[i] = p.pad_end[i] = 0;
-  } else if (pad_mode == 1) {
-    p.pad_begin[i] = p.pad_end[i] = ch.Int(1, std::min(begin_max, end_max), tb, "padding");
-  } else {
-    p.pad_begin[i] = ch.Int(0, begin_max, tb, "pad_begin");
-    p.pad_end[i] = ch.Int(0, end_max, te, "pad_end");
-  }
-  const int64_t floor = InputFloor(p, i);
-  const int64_t extra = t.input[i] - floor;
-  const int size_mode = ch.Int(0, 2, Mode(extra == 0, extra <= kSmallExtra), "input size mode");
-  p.input[i] = floor + (size_mode == 0   ? 0
-                        : size_mode == 1 ? ch.Int(1, kSmallExtra, extra, "input size")
-                                         : ch.Int(0, kLargeExtra, extra, "input size"));
-}
-
-void BuildChannels(Chooser& ch, const ConvProblem& t, ConvProblem& p) {
-  const int64_t tg = std::max<int64_t>(t.groups, 1);
-  const int64_t t_in = t.in_channels / tg, t_out = t.out_channels / tg;
-  // Depthwise (groups = C_in, C_out = multiplier · C_in) has its own option: frontends break on it.
-  const bool depthwise =
-      t_in == 1 && tg <= kRanges.max_depthwise_groups && t_out <= kRanges.max_multiplier;
-  const int mode = ch.Int(0, 2, tg == 1 ? 0 : depthwise ? 2 : 1, "channel mode");
-  int64_t g = 1, in = 1, out = 1;
-  if (mode == 0) {
-    in = ch.Int(1, kMaxPlainChannels, t_in, "in_channels");
-    out = ch.Int(1, kMaxPlainChannels, t_out, "out_channels");
-  } else if (mode == 1) {
-    g = ch.Int(2, kRanges.max_groups, tg, "groups");
-    in = ch.Int(1, kMaxPerGroup, t_in, "in_channels per group");
-    out = ch.Int(1, kMaxPerGroup, t_out, "out_channels per group");
-  } else {
-    g = ch.Int(2, kRanges.max_depthwise_groups, tg, "depthwise groups");
-    out = ch.Int(1, kRanges.max_multiplier, t_out, "depth multiplier");
-  }
-  p.groups = g;
-  p.in_channels = g * in;
-  p.out_channels = g * out;
 }
 
 // Over the caps of an ordinary case, or with `large`, of a large one.
@@ -236,43 +133,27 @@ void FitToCaps(ConvProblem& p, const ByteDecoderOptions& o, bool large) {
   }
 }
 
-// The choices, in order. `t` is the encoder's target (any case when decoding).
-ConvCase Build(Chooser& ch, const ConvCase& t, const ByteDecoderOptions& o) {
+// The choices, in order: the case's SUT, direction and fill, the problem's recipe, the seed, the
+// graph form. `t` and `want` are the encoder's target (null when decoding).
+ConvCase Build(ByteStream& s, const ConvCase& t, const Recipe* want, const ByteDecoderOptions& o) {
   ConvCase c;
   if (!o.suts.empty()) {
     const auto it = std::find(o.suts.begin(), o.suts.end(), t.sut);
-    const int64_t want = it == o.suts.end() ? -1 : it - o.suts.begin();
-    c.sut = o.suts[ch.Int(0, static_cast<int64_t>(o.suts.size()) - 1, want, "sut")];
+    const int64_t sut = it == o.suts.end() ? -1 : it - o.suts.begin();
+    c.sut = o.suts[s.Int(0, static_cast<int64_t>(o.suts.size()) - 1, &sut, "sut")];
   }
-  c.direction = static_cast<Direction>(ch.Int(0, 2, static_cast<int>(t.direction), "direction"));
-  c.fill = static_cast<Fill>(ch.Int(0, 3, static_cast<int>(t.fill), "fill"));
-  const ConvProblem& tp = t.problem;
-  ConvProblem& p = c.problem;
-  p.transposed = ch.Bool(tp.transposed, "transposed");
-  p.rank = static_cast<int>(ch.Int(1, kMaxSpatialRank, tp.rank, "rank"));
-  for (int i = 0; i < p.rank; ++i) BuildDim(ch, tp, i, o, p);
-  BuildChannels(ch, tp, p);
-  p.batch = ch.Int(1, kRanges.max_batch, tp.batch, "batch");
-  p.data_layout = ch.Bool(tp.data_layout == DataLayout::kChannelsLast, "data layout")
-                      ? DataLayout::kChannelsLast
-                      : DataLayout::kChannelsFirst;
-  // The natural weight layout first: the plainest choice is zero.
-  const std::array<WeightLayout, 4> weights = space::WeightLayoutOptions(p.transposed);
-  const int64_t want_weight =
-      std::find(weights.begin(), weights.end(), tp.weight_layout) - weights.begin();
-  p.weight_layout = weights[ch.Int(0, 3, want_weight, "weight layout")];
-  p.bias = ch.Bool(tp.bias, "bias");
-  c.seed = ch.U64(t.seed);
+  const int64_t direction = static_cast<int>(t.direction), fill = static_cast<int>(t.fill);
+  c.direction = static_cast<Direction>(s.Int(0, 2, &direction, "direction"));
+  c.fill = static_cast<Fill>(s.Int(0, 3, &fill, "fill"));
+  const Recipe r = ByteRecipe(o).run(s, want);
+  c.problem = recipe::Assemble(r);
+  c.seed = s.U64(&t.seed);
   // Last (see the NOTE in the header). The block is judged after FitToCaps, on the problem the
   // case ends with; over the caps, the chain clamps to the convolution alone.
-  const bool chain = RunsGraphs(c.sut, o) && ch.Bool(t.graph == GraphForm::kChain, "graph chain");
-  // One value in kLargeOneIn is large, as about one generated case in twenty: random bytes then
-  // cost the fuzzer about as much as a campaign's cases.
-  const bool large =
-      LargeMacs(o) > o.max_macs &&
-      ch.Int(0, kLargeOneIn - 1, OverCaps(tp, o) ? kLargeOneIn - 1 : 0, "large") == kLargeOneIn - 1;
-  FitToCaps(p, o, large);
-  if (chain && ChainFitsCaps(p, o)) c.graph = GraphForm::kChain;
+  const int64_t chain_wanted = t.graph == GraphForm::kChain ? 1 : 0;
+  const bool chain = RunsGraphs(c.sut, o) && s.Int(0, 1, &chain_wanted, "graph chain") == 1;
+  FitToCaps(c.problem, o, r.large);
+  if (chain && ChainFitsCaps(c.problem, o)) c.graph = GraphForm::kChain;
   return c;
 }
 
@@ -308,8 +189,8 @@ uint64_t ByteReader::U64() { return Raw(8); }
 
 ConvCase DecodeCase(const uint8_t* data, size_t size, const ByteDecoderOptions& options,
                     size_t* consumed) {
-  Decoder decoder(data, size);
-  ConvCase c = Build(decoder, ConvCase{}, options);
+  ByteStream decoder(data, size);
+  ConvCase c = Build(decoder, ConvCase{}, nullptr, options);
   if (consumed != nullptr) *consumed = decoder.consumed();
   return c;
 }
@@ -338,8 +219,15 @@ Result<std::string> EncodeCase(const ConvCase& c, const ByteDecoderOptions& opti
                            "decoder's caps (max_macs " +
                            std::to_string(options.max_macs) + ", max_tensor_elements " +
                            std::to_string(options.max_tensor_elements) + "); as a conv it fits");
-  Encoder encoder;
-  Build(encoder, c, options);
+  const std::optional<recipe::Recipe> want =
+      recipe::RecipeOf(c.problem, OverCaps(c.problem, options));
+  if (!want)
+    return Status::Invalid(
+        "input: the byte format carries an ordinary input at least `dilation` long when the "
+        "kernel has more taps than one, and a transposed input long enough to keep an output "
+        "after cropping");
+  ByteStream encoder;
+  Build(encoder, c, &*want, options);
   if (!encoder.error().ok()) return encoder.error();
   if (!(DecodeCase(encoder.bytes(), options) == c))
     return Status::Invalid("the problem is over the byte decoder's caps (max_macs " +

@@ -2,18 +2,22 @@
 // a valid case, and an encoder that turns a case back into bytes, so that corpus cases seed the
 // fuzzer and a fuzzer's finding becomes a corpus case (ARCHITECTURE.md, "Generators").
 //
-// The byte format is a sequence of choices, each one an integer in a range that earlier choices
-// decide (the dependency chain of generators/problem_gen.h: kind → rank → per dimension kernel,
-// dilation, stride → output_padding → padding → input size; then channels, batch, layouts, bias,
-// seed; then, for a SUT that runs graphs, the graph form; last, whether the case is large). A
-// choice of n values takes ⌈log256 n⌉ bytes, little-endian, reduced modulo n; missing bytes read
-// as zero, and the zero of every choice is its plainest option. Decoding is total: it clamps, it
-// never rejects; every problem it yields passes Validate() and stays under the caps, and so does
-// every chain's residual block (a chain whose block is over them decodes as the convolution alone).
+// The byte format is a sequence of choices: the case's SUT, direction and fill, then the problem
+// drawn with the space's recipe (generators/space_recipe.h, the generator's own, with wider ranges
+// and a few options of the format's own; generators/byte_choices.h reads it from bytes: kind and
+// size class → rank → per dimension kernel, dilation, stride → output_padding → padding → size;
+// then channels, batch, layouts, bias), then the seed and, for a SUT that runs graphs, the graph
+// form. A choice among options is a roll over their weights, so that random bytes draw about as
+// the generator does; a value in a range of n takes ⌈log256 n⌉ bytes, little-endian, reduced
+// modulo n; missing bytes read as zero, and the zero of every choice is its plainest option.
+// Decoding is total: it clamps, it never rejects; every problem it yields passes Validate() and
+// stays under the caps, and so does every chain's residual block (a chain whose block is over
+// them decodes as the convolution alone).
 //
-// NOTE: the graph form and the size class are the last choices so that inputs written before they
-// existed keep their meaning: their bytes are missing from them, and a missing byte is kConv,
-// respectively an ordinary case.
+// NOTE: the format follows the recipe: a change of the recipe's choices changes what stored
+// inputs decode to (they still decode to valid cases). Seeds are built from the corpus, not kept
+// (fuzz/make_seeds.sh); fuzz/fuzz_parity.dict is rebuilt with fuzz/make_parity_dict.sh. The graph
+// form is the last choice, so that an input without it is a conv.
 //
 // The encoder writes each value as the choice the decoder makes for it, hence
 // DecodeCase(*EncodeCase(c)) == c whenever EncodeCase succeeds.
@@ -40,7 +44,7 @@ struct ByteDecoderOptions {
   // (FuzzDecoderOptions).
   std::function<bool(const std::string&)> runs_graphs;
   int64_t max_macs = defaults::kMaxMacs;
-  // A large case (the last choice) may have max_macs × large_factor multiply-adds, as the
+  // A large case (one in twenty) may have max_macs × large_factor multiply-adds, as the
   // generators' large cases (generators/problem_gen.h); ≤ 1: none.
   int64_t large_factor = defaults::kLargeCaseFactor;
   int64_t max_tensor_elements = int64_t{1} << 22;  // per tensor: a large stride costs no MACs

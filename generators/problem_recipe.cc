@@ -1,6 +1,7 @@
 #include "generators/problem_recipe.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace convparity {
 namespace recipe {
@@ -21,23 +22,66 @@ ConvProblem Assemble(const Recipe& r) {
     p.pad_begin[i] = d.pad_begin;
     p.pad_end[i] = d.pad_end;
     p.output_padding[i] = d.output_padding;
+    const int64_t reach = d.dilation * (d.kernel - 1);
+    // The shortest input that still gives an output after cropping (transposed) or one window
+    // (ordinary).
+    const int64_t over_both = d.pad_begin + d.pad_end - reach - d.output_padding;
+    const int64_t valid_floor =
+        r.transposed ? (over_both <= 0 ? 1 : 1 + (over_both + d.stride - 1) / d.stride)
+                     : std::max<int64_t>(1, reach + 1 - d.pad_begin - d.pad_end);
     if (r.transposed) {
-      // Long enough that cropping pad_end keeps position `reach` (see GenDim).
+      // Long enough that cropping pad_end keeps position `reach` (see SpaceRecipe::Dim).
       const int64_t over = std::max<int64_t>(d.pad_end - d.output_padding, 0);
-      p.input[i] = std::max(d.extent, 1 + (over + d.stride - 1) / d.stride);
+      const int64_t floor = d.short_input ? 1 : 1 + (over + d.stride - 1) / d.stride;
+      p.input[i] = std::max({d.extent, floor, valid_floor});
     } else {
       // The smallest input giving `extent` outputs, plus the unused tail. At least `dilation`
       // long so that a window spanning the whole input has a tap inside it (the output then grows
       // past `extent`; still valid since padding ≤ dilated kernel).
       const int64_t in = (d.extent - 1) * d.stride + d.dilation * (d.kernel - 1) + 1 - d.pad_begin -
                          d.pad_end + d.remainder;
-      p.input[i] = std::max<int64_t>({in, d.kernel > 1 ? d.dilation : 1, 1});
+      const int64_t floor = d.short_input || d.kernel == 1 ? 1 : d.dilation;
+      p.input[i] = std::max({in, floor, valid_floor});
     }
   }
   p.data_layout = r.layouts.data;
   p.weight_layout = r.layouts.weight;
   p.bias = r.layouts.bias;
   return p;
+}
+
+std::optional<Recipe> RecipeOf(const ConvProblem& p, bool large) {
+  Recipe r;
+  r.rank = p.rank;
+  r.transposed = p.transposed;
+  r.large = large;
+  for (int i = 0; i < p.rank; ++i) {
+    DimRecipe d;
+    d.kernel = p.kernel[i];
+    d.dilation = p.dilation[i];
+    d.stride = p.stride[i];
+    d.pad_begin = p.pad_begin[i];
+    d.pad_end = p.pad_end[i];
+    d.output_padding = p.output_padding[i];
+    if (p.transposed) {
+      d.extent = p.input[i];
+    } else {
+      // The output size and the positions past the last window.
+      const int64_t span = p.input[i] + d.pad_begin + d.pad_end - d.dilation * (d.kernel - 1) - 1;
+      if (span < 0 || d.stride < 1) return std::nullopt;
+      d.extent = span / d.stride + 1;
+      d.remainder = span % d.stride;
+    }
+    r.dims.push_back(d);
+  }
+  const int64_t g = std::max<int64_t>(p.groups, 1);
+  r.channels = Channels{g, p.in_channels / g, p.out_channels / g, p.batch};
+  r.layouts = Layouts{p.data_layout, p.weight_layout, p.bias};
+  // The generator's floors where they hold, the byte format's short inputs where not.
+  const ConvProblem assembled = Assemble(r);
+  for (int i = 0; i < p.rank; ++i) r.dims[i].short_input = assembled.input[i] != p.input[i];
+  if (!(Assemble(r) == p)) return std::nullopt;
+  return r;
 }
 
 FitPolicy<Recipe> MacsFit(int64_t max_macs) {

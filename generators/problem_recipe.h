@@ -1,8 +1,9 @@
-// The generator's recipe (generators/problem_gen.cc): the raw choices of a problem, before they are
-// fitted to the MAC cap and turned into a ConvProblem. Internal to generators/.
+// What the space's recipe (generators/space_recipe.h) draws: the raw choices of a problem, before
+// they are fitted to a cap and turned into a ConvProblem. Internal to generators/.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/conv_problem.h"
@@ -18,6 +19,9 @@ struct DimRecipe {
   // Transposed: the input size (its small side).
   int64_t extent = 1;
   int64_t remainder = 0;  // ordinary: input positions past the last window, < stride
+  // The byte format's only: the input as short as still gives an output, below the generator's
+  // floor (see Assemble), as real networks' shapes have it.
+  bool short_input = false;
 };
 
 struct Channels {
@@ -41,6 +45,11 @@ struct Recipe {
 
 // The problem `r` describes: valid for every recipe the generator draws.
 ConvProblem Assemble(const Recipe& r);
+
+// The recipe Assemble turns into `p`, with the size class `large`; none when Assemble gives no
+// such problem (an ordinary input shorter than its dilation with a kernel of several taps, a
+// transposed input shorter than its cropping needs). The encoder's target.
+std::optional<Recipe> RecipeOf(const ConvProblem& p, bool large);
 
 // The fit of a recipe to max_macs (generators/fit_budget.h): halves the largest of the sizes
 // (spatial extents, batch, channels per group, groups) until the problem fits; then, if still

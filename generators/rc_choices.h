@@ -1,7 +1,8 @@
 // Choice primitives for RapidCheck generators whose shrinking suits convolution problems: a
 // dependent pair of choices that does not commit (Chain), weighted options that shrink toward the
-// first (Pick), and integers uniform whatever the generation size (Uniform). Used by
-// problem_gen.cc; internal to generators/.
+// first (Pick), and integers uniform whatever the generation size (Uniform); and RcChoices, the
+// recipe's choice interface (generators/choice.h) over them. Used by problem_gen.cc; internal to
+// generators/.
 #pragma once
 
 #include <rapidcheck.h>
@@ -12,8 +13,11 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <tuple>
 #include <utility>
 #include <vector>
+
+#include "generators/choice.h"
 
 namespace convparity {
 namespace choices {
@@ -42,25 +46,6 @@ rc::Shrinkable<U> ChainNode(rc::Shrinkable<T> outer, rc::Shrinkable<U> inner,
     return rc::seq::concat(std::move(outer_shrinks), std::move(inner_shrinks));
   };
   return rc::shrinkable::lambda(std::move(value), std::move(shrinks));
-}
-
-// `next` with each generator it returns kept by argument: a chain's dependent generators are made
-// once per value of what they depend on (a few thousand kernel/dilation/stride triples at most),
-// not on every draw. Thread-safe: campaign workers draw from one generator.
-template <typename T, typename F>
-auto Cached(F next) {
-  using G = decltype(next(std::declval<T>()));
-  struct Cache {
-    std::mutex mu;
-    std::map<T, G> gens;
-  };
-  auto cache = std::make_shared<Cache>();
-  return [next, cache](const T& key) -> G {
-    std::lock_guard<std::mutex> lock(cache->mu);
-    auto it = cache->gens.find(key);
-    if (it == cache->gens.end()) it = cache->gens.emplace(key, next(key)).first;
-    return it->second;
-  };
 }
 
 // gen::mapcat with non-committing shrinks (see ChainNode).
@@ -158,5 +143,113 @@ inline std::pair<int, rc::Gen<int64_t>> Range(int weight, int64_t lo, int64_t hi
   return {hi >= lo ? weight : 0, Uniform(lo, std::max(lo, hi))};
 }
 
+// A list whose shrinks first drop elements (to every smaller allowed size, keeping any subset of
+// the elements, so a failure in the last one can still shrink to a list of one), then shrink each
+// element in place. Built by hand because a mapcat on the size would regenerate the elements and
+// lose the one that fails.
+template <typename T>
+rc::Shrinkable<std::vector<T>> ListNode(std::vector<rc::Shrinkable<T>> items,
+                                        std::vector<int> sizes) {
+  using Items = std::vector<rc::Shrinkable<T>>;
+  auto value = [items] {
+    std::vector<T> v;
+    for (const auto& x : items) v.push_back(x.value());
+    return v;
+  };
+  auto shrinks = [items, sizes] {
+    const int n = static_cast<int>(items.size());
+    std::vector<Items> fewer;
+    for (int size : sizes) {
+      if (size >= n) continue;
+      for (unsigned mask = 0; mask < (1u << n); ++mask) {
+        if (__builtin_popcount(mask) != size) continue;
+        Items kept;
+        for (int i = 0; i < n; ++i)
+          if (mask & (1u << i)) kept.push_back(items[i]);
+        fewer.push_back(std::move(kept));
+      }
+    }
+    auto drop = rc::seq::map(rc::seq::fromContainer(std::move(fewer)),
+                             [sizes](Items&& d) { return ListNode(std::move(d), sizes); });
+    auto each = rc::seq::mapcat(rc::seq::range<size_t>(0, items.size()), [items, sizes](size_t i) {
+      return rc::seq::map(items[i].shrinks(), [items, sizes, i](rc::Shrinkable<T>&& s) {
+        Items copy = items;
+        copy[i] = std::move(s);
+        return ListNode(std::move(copy), sizes);
+      });
+    });
+    return rc::seq::concat(std::move(drop), std::move(each));
+  };
+  return rc::shrinkable::lambda(std::move(value), std::move(shrinks));
+}
+
 }  // namespace choices
+
+// The recipe's choice interface (generators/choice.h) over RapidCheck: every choice shrinks toward
+// its first option; inverses and projections are not needed.
+struct RcChoices {
+  template <typename T>
+  using Gen = rc::Gen<T>;
+
+  template <typename T>
+  static Gen<T> Just(T v) {
+    return choices::Just(std::move(v));
+  }
+  static Gen<int64_t> Uniform(int64_t lo, int64_t hi) { return choices::Uniform(lo, hi); }
+
+  // A single value is gen::just, a range is uniform.
+  static Gen<int64_t> PickInt(const recipe::IntOptions& options, const char*) {
+    choices::Options<int64_t> list;
+    for (const recipe::IntOption& o : options)
+      list.push_back(o.lo == o.hi ? std::pair{o.weight, Just(o.lo)}
+                                  : choices::Range(o.weight, o.lo, o.hi));
+    return choices::Pick<int64_t>(std::move(list));
+  }
+  template <typename T>
+  static Gen<T> Pick(std::vector<recipe::Option<Gen<T>>> options, const char*) {
+    choices::Options<T> list;
+    for (auto& o : options) list.emplace_back(o.weight, std::move(o.gen));
+    return choices::Pick<T>(std::move(list));
+  }
+  template <typename T>
+  static Gen<T> ElementOf(const std::vector<T>& values) {
+    return rc::gen::elementOf(values);
+  }
+  template <typename... T>
+  static Gen<std::tuple<T...>> Tuple(Gen<T>... gens) {
+    return rc::gen::tuple(std::move(gens)...);
+  }
+  template <typename T, typename F, typename Inverse>
+  static auto Map(Gen<T> gen, F f, Inverse) {
+    return rc::gen::map(std::move(gen), std::move(f));
+  }
+  template <typename F, typename Inverse, typename... T>
+  static auto Apply(F f, Inverse, Gen<T>... gens) {
+    return rc::gen::apply(std::move(f), std::move(gens)...);
+  }
+  // The dependent generators are kept by argument (recipe::Cached).
+  template <typename T, typename Next, typename Project>
+  static auto Chain(Gen<T> gen, Next next, Project) {
+    return choices::Chain(std::move(gen), recipe::Cached<T>(std::move(next)));
+  }
+  // The size is rolled modulo the total weight; shrinks as choices::ListNode.
+  template <typename T>
+  static Gen<std::vector<T>> List(std::vector<int> sizes, std::vector<int> weights,
+                                  std::vector<Gen<T>> of_size) {
+    uint64_t total = 0;
+    for (int w : weights) total += static_cast<uint64_t>(w);
+    return [=](const rc::Random& random, int size) {
+      rc::Random r1 = random;
+      rc::Random r2 = r1.split();
+      uint64_t roll = r1.next() % total;
+      size_t index = 0;
+      while (roll >= static_cast<uint64_t>(weights[index])) roll -= weights[index++];
+      const int n = sizes[index];
+      std::vector<rc::Shrinkable<T>> items;
+      for (int i = 0; i < n; ++i) items.push_back(of_size[n](r2.split(), size));
+      return choices::ListNode(std::move(items), sizes);
+    };
+  }
+};
+
 }  // namespace convparity

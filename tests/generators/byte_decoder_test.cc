@@ -241,10 +241,10 @@ TEST(ByteDecoder, RandomBytesReachEveryFeature) {
     EXPECT_GE(seen[name], 5) << name << " in " << kInputs << " random inputs";
 }
 
-// The graph form is the last choice but one, made for graph SUTs only, and the size class (large or
-// not) the last: an input that ends before them (one written before chains existed) decodes to
-// the conv it always did, and a chain whose block is over the caps clamps to its conv.
-TEST(ByteDecoder, TheGraphFormAndTheSizeClassAreTheLastChoicesAndChainsClampToConv) {
+// The graph form is the last choice, made for graph SUTs only: an input that ends before it decodes
+// to the conv, and a chain whose block is over the caps clamps to its conv. The size class (large
+// or not) comes early, after the kind: it weighs the options of the sizes and channel counts.
+TEST(ByteDecoder, TheGraphFormIsTheLastChoiceAndChainsClampToConv) {
   ConvCase c;
   c.sut = kGraphSut;
   c.problem.in_channels = c.problem.out_channels = 4;
@@ -258,27 +258,28 @@ TEST(ByteDecoder, TheGraphFormAndTheSizeClassAreTheLastChoicesAndChainsClampToCo
   ASSERT_TRUE(conv.ok()) << conv.status().message();
   ASSERT_EQ(chain->size(), conv->size());
   const size_t n = conv->size();
-  EXPECT_EQ(chain->substr(0, n - 2), conv->substr(0, n - 2));
-  EXPECT_EQ((*chain)[n - 2], '\x01');
-  EXPECT_EQ(chain->back(), '\x00');                             // not large
-  EXPECT_EQ(DecodeCase(conv->substr(0, n - 2), Options()), c);  // an old input
+  EXPECT_EQ(chain->substr(0, n - 1), conv->substr(0, n - 1));
+  EXPECT_EQ(chain->back(), '\x01');
+  EXPECT_EQ(DecodeCase(conv->substr(0, n - 1), Options()), c);  // the graph choice left out
 
   c.sut = kSuts[0];  // runs single convolutions: no graph choice at all
   const Result<std::string> kernel = EncodeCase(c, Options());
   ASSERT_TRUE(kernel.ok());
   EXPECT_EQ(kernel->size(), n - 1);
-  EXPECT_EQ(DecodeCase(kernel->substr(0, n - 2) + '\x01', Options()).graph, GraphForm::kConv);
+  EXPECT_EQ(DecodeCase(*kernel + '\x01', Options()).graph, GraphForm::kConv);
 
-  // A large case: over max_macs, under LargeMacs; its last byte says so, and without it the case
-  // is fitted to max_macs.
+  // A large case: over max_macs, under LargeMacs. The size class is the fifth choice (after the
+  // SUT, direction, fill and kind, a byte each), a roll over 100 whose last 5 values are large;
+  // with a roll of 0 the same choices are fitted to max_macs.
   ConvCase big = c;
   big.problem.in_channels = big.problem.out_channels = 64;  // 64·64·9·16 = 589824 MACs
   const Result<std::string> large = EncodeCase(big, Options());
   ASSERT_TRUE(large.ok()) << large.status().message();
-  EXPECT_EQ(large->back(), '\x13');  // the last of 20 values
+  EXPECT_EQ((*large)[4], '\x5f');  // 95, the first roll of the large option
   EXPECT_EQ(DecodeCase(*large, Options()), big);
-  EXPECT_LE(DecodeCase(large->substr(0, large->size() - 1), Options()).problem.macs(),
-            Options().max_macs);
+  std::string ordinary = *large;
+  ordinary[4] = '\0';
+  EXPECT_LE(DecodeCase(ordinary, Options()).problem.macs(), Options().max_macs);
 
   // p alone: 4·4·9·16 = 2304 MACs; with the residual convolution 2304 + 4·4·9·16 = 4608.
   ByteDecoderOptions tight = Options();
