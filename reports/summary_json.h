@@ -30,17 +30,23 @@ constexpr const char* kSummarySchemaV1 = "convparity.summary/1";
 // depthwise included.
 const std::vector<std::string>& CoverageKeyClasses();
 
+// The settings of a campaign that its summary records as they were given, in the same types: the
+// campaign's options (harness/engine/campaign.h) are built on them, and its summary copies them
+// whole. The defaults are a summary's that no campaign wrote (`convparity check`'s).
+struct RunSettings {
+  uint64_t seed = 0;
+  int shard_index = 0, shard_count = 1;
+  int jobs = 1;
+  int64_t max_cases = 0;  // generated cases (each checked against every SUT); 0: no limit
+  int64_t max_macs = 0;
+  std::vector<int> dims;
+};
+
 struct CampaignSummary {
   // The run's options, as given (names as on the command line).
-  struct Options {
-    uint64_t seed = 0;
-    int shard_index = 0, shard_count = 1;
-    int jobs = 1;
+  struct Options : RunSettings {
     double time_budget_seconds = 0;  // 0: none
-    int64_t max_cases = 0;           // 0: none
-    int64_t max_macs = 0;
     std::vector<std::string> suts, directions, fills;
-    std::vector<int> dims;
   } options;
 
   std::chrono::system_clock::time_point start_time, end_time;

@@ -79,17 +79,11 @@ class Campaign {
         gen_(GenProblem(SpaceOf(o))),
         directions_(DirectionsOf(o)) {
     CampaignSummary::Options& so = summary_.options;
-    so.seed = o.seed;
-    so.shard_index = o.shard_index;
-    so.shard_count = o.shard_count;
-    so.jobs = o.jobs;
+    static_cast<RunSettings&>(so) = o;
     so.time_budget_seconds = o.max_cases > 0 ? 0 : o.seconds;
-    so.max_cases = o.max_cases;
-    so.max_macs = o.max_macs;
     so.suts = suts_;
     for (Direction d : directions_) so.directions.push_back(DirectionName(d));
     for (Fill f : o.fills) so.fills.push_back(FillName(f));
-    so.dims = o.dims;
     summary_.workers = std::max(o.jobs, 1);
   }
 
@@ -248,14 +242,6 @@ class Campaign {
   void Triage() {
     // Its worker restarts after every crashing or hanging candidate: a spare is kept loading.
     std::unique_ptr<CaseRunner> runner = Runner(false, /*spare=*/true);
-    TriageOptions options;
-    options.isolate = o_.isolate;
-    options.worker_executable = o_.worker_executable;
-    options.case_timeout = o_.case_timeout;
-    options.check = o_.check;
-    options.policy = Policy(false);
-    options.shrink_seconds = o_.shrink_seconds;
-    options.max_shrink_calls = o_.max_shrink_calls;
     double drain_deadline = -1;
     int64_t cases_at_start = 0;
     for (;;) {
@@ -289,7 +275,7 @@ class Campaign {
         cases_at_start = generated_;
       }
       const auto t0 = Clock::now();
-      Finding f = TriageDiscrepancy(seen->drawn.problem, seen->c, seen->outcome, *runner, options);
+      Finding f = TriageDiscrepancy(seen->drawn.problem, seen->c, seen->outcome, *runner, o_);
       Land(f, SignatureOf(seen->c, seen->outcome), seen->index,
            std::chrono::duration<double>(Clock::now() - t0).count(), cases_at_start);
     }

@@ -17,33 +17,26 @@
 #include "core/features.h"
 #include "core/status.h"
 #include "harness/engine/check_context.h"
+#include "harness/engine/triage.h"
 #include "reports/summary_json.h"
 
 namespace convparity {
 
-struct CampaignOptions {
+// A campaign's options: the settings its summary records (RunSettings), how its triage checks and
+// shrinks a discrepancy (TriageOptions, which also say how its workers run cases), and its own.
+struct CampaignOptions : RunSettings, TriageOptions {
+  CampaignOptions() {  // a campaign's defaults of the settings its summary records
+    seed = 1;
+    max_macs = defaults::kMaxMacs;
+    dims = {1, 2, 3};
+  }
   std::vector<std::string> suts;      // empty: all of ours
   std::vector<Direction> directions;  // empty: all three
-  std::vector<int> dims{1, 2, 3};
   std::vector<Fill> fills{Fill::kExact, Fill::kUniform, Fill::kPositive, Fill::kWide};
-  uint64_t seed = 1;
   double seconds = defaults::kCampaignSeconds;
-  int64_t max_cases = 0;  // generated cases (each checked against every SUT); 0: no limit
-  int64_t max_macs = defaults::kMaxMacs;
-  int jobs = 1;
-  int shard_index = 0, shard_count = 1;
-  bool isolate = true;            // run SUTs in worker processes
-  std::string worker_executable;  // for isolation; default: this executable
-  double case_timeout = defaults::kCaseTimeoutSeconds;
-  CheckContext check;  // the limits every case is checked against
-  double shrink_seconds = defaults::kShrinkSeconds;
-  int64_t max_shrink_calls = defaults::kMaxShrinkCalls;  // per discrepancy
   // One case per worker process for every SUT (`--isolate case`); without it, a SUT is run one
   // case per process after its first crash.
   bool isolate_per_case = false;
-  // > 0: a SUT's timeout follows the oracle's time for the case, at least this (WorkerPolicy).
-  double timeout_floor = defaults::kTimeoutFloorSeconds;
-  bool malloc_check = false;       // workers under MALLOC_CHECK_=3 (WorkerPolicy)
   int64_t stop_after_buckets = 0;  // stop once this many buckets are found; 0: never
   bool quiet = false;
 };

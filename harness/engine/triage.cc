@@ -17,9 +17,11 @@ namespace {
 constexpr double kTreeShare = 0.5;
 
 std::unique_ptr<CaseRunner> FreshWorkerRunner(const TriageOptions& o) {
-  WorkerPolicy policy = o.policy;
+  WorkerPolicy policy;
   policy.fresh_per_case = true;
   policy.spare_worker = true;
+  policy.timeout_floor_seconds = o.timeout_floor;
+  policy.malloc_check = o.malloc_check;
   return MakeIsolatedRunner(o.worker_executable, o.case_timeout, o.check, policy);
 }
 

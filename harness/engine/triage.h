@@ -12,19 +12,24 @@
 #include <string>
 
 #include "core/conv_case.h"
+#include "core/defaults.h"
 #include "core/features.h"
 #include "harness/engine/case_runner.h"
 
 namespace convparity {
 
+// How a discrepancy is checked again and shrunk. A campaign's options are built on these
+// (CampaignOptions), so that the campaign hands them to its triage whole.
 struct TriageOptions {
   bool isolate = true;            // cases run in worker processes (else in this one)
   std::string worker_executable;  // for isolation
-  double case_timeout = 30;
-  CheckContext check;          // the limits every case is checked against
-  WorkerPolicy policy;         // the campaign's own (adaptive timeout, malloc check)
-  double shrink_seconds = 30;  // the shrink tree and the structural pass together
-  int64_t max_shrink_calls = 1000;
+  double case_timeout = defaults::kCaseTimeoutSeconds;
+  CheckContext check;  // the limits every case is checked against
+  // > 0: a SUT's timeout follows the oracle's time for the case, at least this (WorkerPolicy).
+  double timeout_floor = defaults::kTimeoutFloorSeconds;
+  bool malloc_check = false;                         // workers under MALLOC_CHECK_=3 (WorkerPolicy)
+  double shrink_seconds = defaults::kShrinkSeconds;  // the shrink tree and the structural pass
+  int64_t max_shrink_calls = defaults::kMaxShrinkCalls;  // per discrepancy
 };
 
 // The finding of `original` (its SUT set), drawn as `drawn` (the generator's shrink tree; a
