@@ -1,5 +1,6 @@
 #include "reports/json_values.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -30,6 +31,34 @@ std::string Iso8601(std::chrono::system_clock::time_point t) {
   std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
                 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, millis);
   return buf;
+}
+
+std::optional<std::chrono::system_clock::time_point> ParseIso8601(const std::string& text) {
+  static constexpr char kPattern[] = "dddd-dd-ddTdd:dd:dd";  // d: a digit
+  auto digit = [&](size_t i) {
+    return i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]));
+  };
+  size_t pos = 0;
+  for (; kPattern[pos] != '\0'; ++pos)
+    if (kPattern[pos] == 'd' ? !digit(pos) : pos >= text.size() || text[pos] != kPattern[pos])
+      return std::nullopt;
+  int millis = 0, digits = 0;
+  const bool fraction = pos < text.size() && text[pos] == '.';
+  for (pos += fraction; fraction && digit(pos); ++pos, ++digits)
+    if (digits < 3) millis = millis * 10 + (text[pos] - '0');
+  if ((fraction && digits == 0) || pos + 1 != text.size() || text[pos] != 'Z') return std::nullopt;
+  for (; digits < 3; ++digits) millis *= 10;
+  std::tm tm{};
+  std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+              &tm.tm_hour, &tm.tm_min, &tm.tm_sec);
+  if (tm.tm_year < 1970 || tm.tm_year > 2200) return std::nullopt;
+  tm.tm_year -= 1900;  // struct tm counts years from 1900 and months from 0
+  tm.tm_mon -= 1;
+  const auto t =
+      std::chrono::system_clock::from_time_t(timegm(&tm)) + std::chrono::milliseconds(millis);
+  // timegm normalizes (February 30 becomes March 2): a date that moved did not exist.
+  if (Iso8601(t).compare(0, 19, text, 0, 19) != 0) return std::nullopt;
+  return t;
 }
 
 }  // namespace convparity

@@ -4,8 +4,6 @@
 #include <charconv>
 #include <climits>
 #include <cstdint>
-#include <cstdio>
-#include <ctime>
 #include <limits>
 #include <optional>
 
@@ -45,37 +43,6 @@ std::string MemberPath(const std::string& parent, const std::string& key) {
   });
   if (plain) return parent.empty() ? key : parent + "." + key;
   return parent + "[" + Describe(key) + "]";  // quoted, escaped and cut short
-}
-
-// "2026-11-22T03:44:03.120Z" as Iso8601 writes it (any number of fraction digits, read to the
-// millisecond); nullopt for anything else, including dates that do not exist and years a
-// system_clock cannot hold everywhere.
-std::optional<std::chrono::system_clock::time_point> ParseIso8601(const std::string& text) {
-  static constexpr char kPattern[] = "dddd-dd-ddTdd:dd:dd";  // d: a digit
-  auto digit = [&](size_t i) {
-    return i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]));
-  };
-  size_t pos = 0;
-  for (; kPattern[pos] != '\0'; ++pos)
-    if (kPattern[pos] == 'd' ? !digit(pos) : pos >= text.size() || text[pos] != kPattern[pos])
-      return std::nullopt;
-  int millis = 0, digits = 0;
-  const bool fraction = pos < text.size() && text[pos] == '.';
-  for (pos += fraction; fraction && digit(pos); ++pos, ++digits)
-    if (digits < 3) millis = millis * 10 + (text[pos] - '0');
-  if ((fraction && digits == 0) || pos + 1 != text.size() || text[pos] != 'Z') return std::nullopt;
-  for (; digits < 3; ++digits) millis *= 10;
-  std::tm tm{};
-  std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-              &tm.tm_hour, &tm.tm_min, &tm.tm_sec);
-  if (tm.tm_year < 1970 || tm.tm_year > 2200) return std::nullopt;
-  tm.tm_year -= 1900;  // struct tm counts years from 1900 and months from 0
-  tm.tm_mon -= 1;
-  const auto t =
-      std::chrono::system_clock::from_time_t(timegm(&tm)) + std::chrono::milliseconds(millis);
-  // timegm normalizes (February 30 becomes March 2): a date that moved did not exist.
-  if (Iso8601(t).compare(0, 19, text, 0, 19) != 0) return std::nullopt;
-  return t;
 }
 
 // As ReportFileName makes them: `convparity merge` joins it to a folder, so no '/' and no "..".
