@@ -17,6 +17,17 @@ namespace aten_conv {
 
 IntList Take(const Dims& d, int rank) { return IntList(d.begin(), d.begin() + rank); }
 
+at::TensorOptions F64() { return at::TensorOptions().dtype(at::kDouble); }
+
+RefTensor FromAten(const at::Tensor& t) {
+  at::Tensor c = t.contiguous();
+  RefTensor r;
+  r.shape = c.sizes().vec();
+  const double* src = c.data_ptr<double>();
+  r.values.assign(src, src + c.numel());
+  return r;
+}
+
 void UseOneThread() {
   thread_local bool done = false;
   if (done) return;

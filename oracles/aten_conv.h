@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/conv_problem.h"
+#include "oracles/torch_oracle.h"  // RefTensor
 
 namespace convparity {
 namespace aten_conv {
@@ -35,6 +36,12 @@ struct TensorStyle {
   at::ScalarType dtype = at::kDouble;
   bool channels_last = false;  // N…C data, O…I / I…O weights
 };
+
+// The oracles' float64: ATen's tensor options for it, the style of its tensors, and a float64
+// tensor read back in its logical order (the float64 oracle's and the graph oracle's results).
+at::TensorOptions F64();
+constexpr TensorStyle kF64{at::kDouble, /*channels_last=*/false};
+RefTensor FromAten(const at::Tensor& t);
 
 // ATen runs its CPU kernels with OpenMP, whose thread count is per calling thread. One thread keeps
 // the summation order and the dispatcher's choices fixed (some depend on the thread count) and

@@ -33,29 +33,20 @@ namespace convparity {
 namespace {
 
 using aten_conv::DirectionInputs;
+using aten_conv::F64;
+using aten_conv::FromAten;
 using aten_conv::IntList;
+using aten_conv::kF64;
 using aten_conv::RunDirection;
-using aten_conv::TensorStyle;
 using graph_oracle_internal::MakePlan;
 using graph_oracle_internal::Plan;
 
-constexpr TensorStyle kF64{at::kDouble, /*channels_last=*/false};
-
 at::Tensor ToAten(const HostTensor& t, bool absolute) {
-  at::Tensor out = at::empty(t.shape, at::TensorOptions().dtype(at::kDouble));
+  at::Tensor out = at::empty(t.shape, F64());
   double* dst = out.data_ptr<double>();
   for (size_t i = 0; i < t.values.size(); ++i)
     dst[i] = absolute ? std::fabs(double{t.values[i]}) : double{t.values[i]};
   return out;
-}
-
-RefTensor FromAten(const at::Tensor& t) {
-  at::Tensor c = t.contiguous();
-  RefTensor r;
-  r.shape = c.sizes().vec();
-  const double* src = c.data_ptr<double>();
-  r.values.assign(src, src + c.numel());
-  return r;
 }
 
 IntList Axes(const std::vector<int>& axes) { return IntList(axes.begin(), axes.end()); }
@@ -86,10 +77,20 @@ at::Tensor ToMemory(const at::Tensor& logical, const std::vector<int>& memory_or
   return Dense(logical.permute(Axes(memory_order)));
 }
 
+at::Tensor Zeros(const Shape& shape) { return at::zeros(shape, F64()); }
+
 // The view of `t` that starts at `begin` and has `size` entries per axis.
 at::Tensor Region(const at::Tensor& t, const Shape& begin, const Shape& size) {
   at::Tensor r = t;
   for (size_t d = 0; d < size.size(); ++d) r = r.narrow(static_cast<int64_t>(d), begin[d], size[d]);
+  return r;
+}
+
+// The view of `t` that a strided slice takes.
+at::Tensor Sliced(const at::Tensor& t, const StridedSliceAttrs& a) {
+  at::Tensor r = t;
+  for (size_t d = 0; d < a.begin.size(); ++d)
+    r = r.slice(static_cast<int64_t>(d), a.begin[d], a.end[d], a.step[d]);
   return r;
 }
 
@@ -158,24 +159,19 @@ Result<Value> ForwardNode(const Graph& g, int i, const std::vector<Value>& v,
       for (int d : a.axes) terms *= in(0).t.size(d);
       return Value{Dense(in(0).t.sum(Axes(a.axes), a.keep_dims)), in(0).s + RootOf(terms)};
     }
-    case OpKind::kStridedSlice: {
-      const StridedSliceAttrs& a = std::get<StridedSliceAttrs>(n.attrs);
-      at::Tensor r = in(0).t;
-      for (size_t d = 0; d < a.begin.size(); ++d)
-        r = r.slice(static_cast<int64_t>(d), a.begin[d], a.end[d], a.step[d]);
-      return Value{Dense(r), in(0).s};
-    }
+    case OpKind::kStridedSlice:
+      return Value{Dense(Sliced(in(0).t, std::get<StridedSliceAttrs>(n.attrs))), in(0).s};
     case OpKind::kPad: {
-      at::Tensor r = at::zeros(n.shape, at::TensorOptions().dtype(at::kDouble));
+      at::Tensor r = Zeros(n.shape);
       Region(r, std::get<PadAttrs>(n.attrs).before, in(0).t.sizes().vec()).copy_(in(0).t);
       return Value{r, in(0).s};
     }
     case OpKind::kConcatenate: {
       std::vector<at::Tensor> parts;
       double s = 0;
-      for (size_t k = 0; k < n.inputs.size(); ++k) {
-        parts.push_back(in(k).t);
-        s = std::max(s, in(k).s);
+      for (int k : n.inputs) {
+        parts.push_back(v[k].t);
+        s = std::max(s, v[k].s);
       }
       return Value{at::cat(at::TensorList(parts), std::get<AxisAttrs>(n.attrs).axis), s};
     }
@@ -289,12 +285,8 @@ Result<Contributions> ReverseNode(const Graph& g, int i, const Value& gy,
       return Contributions{{x, Value{Dense(gy.t.reshape(kept).expand(in_shape)), gy.s}}};
     }
     case OpKind::kStridedSlice: {
-      const StridedSliceAttrs& a = std::get<StridedSliceAttrs>(n.attrs);
-      at::Tensor r = at::zeros(in_shape, at::TensorOptions().dtype(at::kDouble));
-      at::Tensor view = r;
-      for (size_t d = 0; d < a.begin.size(); ++d)
-        view = view.slice(static_cast<int64_t>(d), a.begin[d], a.end[d], a.step[d]);
-      view.copy_(gy.t);
+      at::Tensor r = Zeros(in_shape);
+      Sliced(r, std::get<StridedSliceAttrs>(n.attrs)).copy_(gy.t);
       return Contributions{{x, Value{r, gy.s}}};
     }
     case OpKind::kPad:
@@ -322,12 +314,11 @@ Result<Contributions> ReverseNode(const Graph& g, int i, const Value& gy,
                              "the graph oracle has no reverse rule for this op");
 }
 
+// Adds a gradient contribution: an add (the comment at the top), or the first one as it is.
 void Accumulate(Value& into, Value&& contribution) {
-  if (!into.t.defined()) {
-    into = std::move(contribution);
-    return;
-  }
-  into = Value{at::add(into.t, contribution.t), std::max(into.s, contribution.s) + 1};
+  into = into.t.defined()
+             ? Value{at::add(into.t, contribution.t), std::max(into.s, contribution.s) + 1}
+             : std::move(contribution);
 }
 
 Status CheckShape(const Graph& g, int i, const char* what, const at::Tensor& t,
@@ -371,7 +362,7 @@ Result<Value> Run(const Graph& g, const Plan& plan, const GraphInputs& vars,
   for (int k : plan.wrt_nodes)
     if (grad[k].t.defined()) Accumulate(total, std::move(grad[k]));
   if (!total.t.defined())  // the output does not depend on wrt
-    total.t = at::zeros(g.node(plan.wrt_nodes[0]).shape, at::TensorOptions().dtype(at::kDouble));
+    total.t = Zeros(g.node(plan.wrt_nodes[0]).shape);
   return total;
 }
 

@@ -17,12 +17,10 @@ namespace convparity {
 namespace {
 
 using aten_conv::DirectionInputs;
+using aten_conv::F64;
+using aten_conv::FromAten;
+using aten_conv::kF64;
 using aten_conv::RunDirection;
-using aten_conv::TensorStyle;
-
-constexpr TensorStyle kF64{at::kDouble, /*channels_last=*/false};
-
-at::TensorOptions F64() { return at::TensorOptions().dtype(at::kDouble); }
 
 // Checks that a HostTensor the direction reads has the problem's shape and as many values.
 Status CheckInput(const char* name, const HostTensor& t, const Shape& expected) {
@@ -52,15 +50,6 @@ at::Tensor ToAten(const HostTensor& t, at::Tensor* absolute = nullptr) {
     abs_dst[i] = std::fabs(t.values[i]);
   }
   return out;
-}
-
-RefTensor FromAten(const at::Tensor& t) {
-  at::Tensor c = t.contiguous();
-  RefTensor r;
-  r.shape = c.sizes().vec();
-  const double* src = c.data_ptr<double>();
-  r.values.assign(src, src + c.numel());
-  return r;
 }
 
 // Whether every value the direction reads is ≥ 0 (the positive fill: half of the random oracle's
