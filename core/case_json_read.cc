@@ -83,10 +83,10 @@ Result<Dims> ReadDims(const json& v, const std::string& field, int rank, int64_t
 
 // Accepts a JSON integer, or a decimal string for tools whose numbers are doubles (above 2^53).
 Result<uint64_t> ReadSeed(const json& v) {
+  static constexpr char kExpected[] =
+      "an integer in [0, 2^64 - 1] (or that integer as a decimal string)";
   if (v.is_number_unsigned()) return v.get<uint64_t>();
-  if (v.is_number() || !v.is_string())
-    return TypeError("seed", "an integer in [0, 2^64 - 1] (or that integer as a decimal string)",
-                     v);
+  if (v.is_number() || !v.is_string()) return TypeError("seed", kExpected, v);
   const std::string& s = v.get_ref<const std::string&>();
   uint64_t x = 0;
   bool ok = !s.empty() && s.size() <= 20;
@@ -95,9 +95,7 @@ Result<uint64_t> ReadSeed(const json& v) {
     ok = s[i] >= '0' && s[i] <= '9' && x <= (std::numeric_limits<uint64_t>::max() - digit) / 10;
     if (ok) x = x * 10 + digit;
   }
-  if (!ok)
-    return TypeError("seed", "an integer in [0, 2^64 - 1] (or that integer as a decimal string)",
-                     v);
+  if (!ok) return TypeError("seed", kExpected, v);
   return x;
 }
 
@@ -197,18 +195,15 @@ Result<ConvProblem> ProblemFromJson(const json& j) {
   if (j.contains("data_layout")) {
     Result<std::string> s = ReadString(j["data_layout"], "problem.data_layout");
     if (!s.ok()) return s.status();
-    bool found = false;
-    for (DataLayout l : {DataLayout::kChannelsFirst, DataLayout::kChannelsLast}) {
-      if (*s == DataLayoutName(l, p.rank)) {
-        p.data_layout = l;
-        found = true;
-      }
-    }
-    if (!found)
+    std::optional<DataLayout> layout;
+    for (DataLayout l : {DataLayout::kChannelsFirst, DataLayout::kChannelsLast})
+      if (*s == DataLayoutName(l, p.rank)) layout = l;
+    if (!layout)
       return Status::Invalid("field 'problem.data_layout' is " + Quote(*s) + ", expected " +
                              DataLayoutName(DataLayout::kChannelsFirst, p.rank) + " or " +
                              DataLayoutName(DataLayout::kChannelsLast, p.rank) + " for a " +
                              rank_text + " problem");
+    p.data_layout = *layout;
   }
   p.weight_layout = p.natural_weight_layout();
   if (j.contains("weight_layout")) {
@@ -351,13 +346,11 @@ Result<ConvCase> CaseFromJsonUnchecked(const json& j) {
   if (j.contains("graph")) {
     Result<std::string> s = ReadString(j["graph"], "graph");
     if (!s.ok()) return s.status();
-    if (*s == GraphFormName(GraphForm::kConv)) {
-      c.graph = GraphForm::kConv;
-    } else if (*s == GraphFormName(GraphForm::kChain)) {
-      c.graph = GraphForm::kChain;
-    } else {
-      return Status::Invalid("field 'graph' is " + Quote(*s) + ", expected conv or chain");
-    }
+    std::optional<GraphForm> form;
+    for (GraphForm g : {GraphForm::kConv, GraphForm::kChain})
+      if (*s == GraphFormName(g)) form = g;
+    if (!form) return Status::Invalid("field 'graph' is " + Quote(*s) + ", expected conv or chain");
+    c.graph = *form;
   }
   if (j.contains("algorithm")) {
     Result<std::string> s = ReadString(j["algorithm"], "algorithm");
