@@ -7,7 +7,7 @@ namespace convparity {
 namespace recipe {
 
 ConvProblem Assemble(const Recipe& r) {
-  ConvProblem p;
+  ConvProblem p = r.attributes;
   p.rank = r.rank;
   p.transposed = r.transposed;
   p.batch = r.channels.batch;
@@ -44,9 +44,6 @@ ConvProblem Assemble(const Recipe& r) {
       p.input[i] = std::max({in, floor, valid_floor});
     }
   }
-  p.data_layout = r.layouts.data;
-  p.weight_layout = r.layouts.weight;
-  p.bias = r.layouts.bias;
   return p;
 }
 
@@ -76,7 +73,7 @@ std::optional<Recipe> RecipeOf(const ConvProblem& p, bool large) {
   }
   const int64_t g = std::max<int64_t>(p.groups, 1);
   r.channels = Channels{g, p.in_channels / g, p.out_channels / g, p.batch};
-  r.layouts = Layouts{p.data_layout, p.weight_layout, p.bias};
+  r.attributes = p;
   // The generator's floors where they hold, the byte format's short inputs where not.
   const ConvProblem assembled = Assemble(r);
   for (int i = 0; i < p.rank; ++i) r.dims[i].short_input = assembled.input[i] != p.input[i];

@@ -28,19 +28,15 @@ struct Channels {
   int64_t groups = 1, in_per_group = 1, out_per_group = 1, batch = 1;
 };
 
-struct Layouts {
-  DataLayout data = DataLayout::kChannelsFirst;
-  WeightLayout weight = WeightLayout::kOI;
-  bool bias = false;
-};
-
 struct Recipe {
   int rank = 1;
   bool transposed = false;
   bool large = false;  // fitted to LargeMacs instead of max_macs
   std::vector<DimRecipe> dims;
   Channels channels;
-  Layouts layouts;
+  // The fields the sizes do not decide (layouts, bias, …): Assemble starts from these, so a new
+  // such field of ConvProblem needs only its choice in space_recipe.h.
+  ConvProblem attributes;
 };
 
 // The problem `r` describes: valid for every recipe the generator draws.

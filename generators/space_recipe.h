@@ -309,7 +309,8 @@ struct SpaceRecipe {
     return C::template Pick<Channels>({{45, plain}, {25, grouped}, {30, depthwise}}, "channels");
   }
 
-  static Gen<Layouts> LayoutsOf(const SpaceParams& s, bool transposed) {
+  // The problem's attributes (Recipe::attributes): layouts and bias.
+  static Gen<ConvProblem> AttributesOf(const SpaceParams& s, bool transposed) {
     const std::array<WeightLayout, 4> w = space::WeightLayoutOptions(transposed);
     const int other = s.layouts ? 1 : 0;
     Gen<DataLayout> data =
@@ -325,10 +326,16 @@ struct SpaceRecipe {
         C::template Pick<bool>({{50, C::Just(false)}, {s.bias ? 50 : 0, C::Just(true)}}, "bias");
     return C::Apply(
         [](DataLayout d, WeightLayout w, bool b) {
-          return Layouts{d, w, b};
+          ConvProblem a;
+          a.data_layout = d;
+          a.weight_layout = w;
+          a.bias = b;
+          return a;
         },
-        [](const Layouts& l) { return std::optional(std::tuple(l.data, l.weight, l.bias)); }, data,
-        weight, bias);
+        [](const ConvProblem& a) {
+          return std::optional(std::tuple(a.data_layout, a.weight_layout, a.bias));
+        },
+        data, weight, bias);
   }
 
   // The whole recipe: kind and size class first (the generator shrinks to an ordinary case
@@ -343,17 +350,17 @@ struct SpaceRecipe {
       for (int is_large = 0; is_large < 2; ++is_large) {
         rest.push_back(C::Apply(
             [transposed, is_large](std::vector<DimRecipe> dims, Channels channels,
-                                   Layouts layouts) {
+                                   ConvProblem attributes) {
               const int rank = static_cast<int>(dims.size());
               return Recipe{rank,     transposed == 1, is_large == 1, std::move(dims),
-                            channels, layouts};
+                            channels, attributes};
             },
             [](const Recipe& r) {
-              return std::optional(std::tuple(r.dims, r.channels, r.layouts));
+              return std::optional(std::tuple(r.dims, r.channels, r.attributes));
             },
             Dims(s, transposed == 1, is_large == 1),
             ChannelsOf(s.channel_multiple, is_large == 1, s.ranges),
-            LayoutsOf(s, transposed == 1)));
+            AttributesOf(s, transposed == 1)));
       }
     }
     return C::Chain(
