@@ -41,6 +41,8 @@ struct Finding {
   int64_t shrink_calls = 0;           // SUT calls shrinking spent (shrink tree, structural pass)
   bool shrink_bound_hit = false;      // a bound (calls, seconds) ended the structural pass early
   bool crashes_after_others = false;  // crashed in a used worker, not alone in a fresh one
+  // A campaign's time budget ended the shrinking: the case is the smallest seen failing by then.
+  bool shrink_cut_short = false;
 };
 
 }  // namespace convparity

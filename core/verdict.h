@@ -81,6 +81,11 @@ struct CaseOutcome {
   Judgement judgement;
   CaseTiming timing;
   RunNotes notes;  // of the SUT's run, when it ran and succeeded
+  // Ran out of its first time limit, then finished when run again alone under a longer one
+  // (harness/engine/time_limits.h): slow, not hung.
+  bool slow = false;
+  // Never ran: a campaign's time budget ran out first. Counted nowhere.
+  bool abandoned = false;
 };
 
 }  // namespace convparity

@@ -66,6 +66,7 @@ json SummaryJson(const CampaignSummary& s, const ToolInfo& tool) {
            {"steps", b.shrink.steps},
            {"calls", b.shrink.calls},
            {"bound_hit", b.shrink.bound_hit},
+           {"cut_short", b.shrink.cut_short},
            {"macs", b.shrink.macs},
            {"seconds", RealToJson(b.shrink.seconds)},
            {"cases_beside", b.shrink.cases_beside}}},
@@ -125,6 +126,7 @@ json SummaryJson(const CampaignSummary& s, const ToolInfo& tool) {
         {"steps", s.shrinking.steps},
         {"calls", s.shrinking.calls},
         {"bound_hits", s.shrinking.bound_hits},
+        {"cut_short", s.shrinking.cut_short},
         {"seconds", RealToJson(s.shrinking.seconds)}}},
       {"throughput",
        {{"workers", s.workers},
@@ -143,6 +145,10 @@ json SummaryJson(const CampaignSummary& s, const ToolInfo& tool) {
         {"idle", RealToJson(t.idle)}}},
       {"coverage",
        {{"cases", s.covered}, {"tags", tags}, {"pairs", pairs}, {"combinations", s.combinations}}},
+      {"slow",
+       {{"cases", s.slow.cases},
+        {"slowest_seconds", RealToJson(s.slow.slowest_seconds)},
+        {"slowest", s.slow.slowest}}},
       {"mistrusted", s.mistrusted},
       {"skipped", {{"total", s.skipped}, {"reasons", s.skip_reasons}}}};
   MakeValidUtf8(&summary);  // SUT names and skip reasons may come from a plugin: any bytes

@@ -74,6 +74,7 @@ struct CampaignSummary {
       bool triaged = false;
       int64_t steps = 0, calls = 0, macs = 0;
       bool bound_hit = false;
+      bool cut_short = false;  // the campaign's time budget ended it (Finding::shrink_cut_short)
       double seconds = 0;
       int64_t cases_beside = 0;  // cases the campaign's workers checked meanwhile
     } shrink;
@@ -88,6 +89,7 @@ struct CampaignSummary {
   // queued when a timed campaign's budget and its grace ran out).
   struct Shrinking {
     int64_t triaged = 0, steps = 0, calls = 0, bound_hits = 0;
+    int64_t cut_short = 0;  // triages the campaign's time budget ended
     double seconds = 0;
   } shrinking;
   int64_t untriaged = 0;
@@ -109,6 +111,15 @@ struct CampaignSummary {
   std::map<std::string, int64_t> tags;          // every AllFeatureTagNames() tag
   std::map<std::string, int64_t> pairs;         // "a&b" for each pair of CoverageKeyClasses()
   std::map<std::string, int64_t> combinations;  // exact combination, e.g. "t3d+grouped+kernel>5"
+
+  // Runs that ran out of their first time limit and then finished alone under a longer one
+  // (harness/engine/time_limits.h): slow, not hung. The slowest: its SUT's own seconds and what
+  // ran.
+  struct Slow {
+    int64_t cases = 0;
+    double slowest_seconds = 0;
+    std::string slowest;  // "<sut> <descriptor>"
+  } slow;
 
   int64_t mistrusted = 0;
   int64_t skipped = 0;

@@ -270,7 +270,8 @@ void ReadBuckets(Reader& r, const Node& n, CampaignSummary* s) {
     if (item.v.contains("shrink")) {
       const Node shrink = r(item, "shrink");
       r.Object(shrink,
-               {"triaged", "steps", "calls", "bound_hit", "macs", "seconds", "cases_beside"});
+               {"triaged", "steps", "calls", "bound_hit", "macs", "seconds", "cases_beside"},
+               {"cut_short"});
       b.shrink.triaged = r.Bool(r(shrink, "triaged"));
       b.shrink.steps = r.Count(r(shrink, "steps"));
       b.shrink.calls = r.Count(r(shrink, "calls"));
@@ -278,6 +279,8 @@ void ReadBuckets(Reader& r, const Node& n, CampaignSummary* s) {
       b.shrink.macs = r.Count(r(shrink, "macs"));
       b.shrink.seconds = r.Real(r(shrink, "seconds"));
       b.shrink.cases_beside = r.Count(r(shrink, "cases_beside"));
+      // Summaries written before issue 24 have no cut_short: nothing cut them short.
+      if (shrink.v.contains("cut_short")) b.shrink.cut_short = r.Bool(r(shrink, "cut_short"));
     }
   }
 }
@@ -306,7 +309,7 @@ Result<CampaignSummary> SummaryFromJson(const json& j, ToolInfo* tool) {
   r.Object(root,
            {"schema", "tool", "options", "shards", "start_time", "end_time", "elapsed_seconds",
             "cases", "buckets", "throughput", "time_seconds", "coverage", "mistrusted", "skipped"},
-           {"findings", "shrinking"});
+           {"findings", "shrinking", "slow"});
   CampaignSummary s;
 
   const Node t = r(root, "tool");
@@ -341,12 +344,21 @@ Result<CampaignSummary> SummaryFromJson(const json& j, ToolInfo* tool) {
   }
   if (j.contains("shrinking")) {
     const Node shrinking = r(root, "shrinking");
-    r.Object(shrinking, {"triaged", "steps", "calls", "bound_hits", "seconds"});
+    r.Object(shrinking, {"triaged", "steps", "calls", "bound_hits", "seconds"}, {"cut_short"});
     s.shrinking.triaged = r.Count(r(shrinking, "triaged"));
     s.shrinking.steps = r.Count(r(shrinking, "steps"));
     s.shrinking.calls = r.Count(r(shrinking, "calls"));
     s.shrinking.bound_hits = r.Count(r(shrinking, "bound_hits"));
     s.shrinking.seconds = r.Real(r(shrinking, "seconds"));
+    if (shrinking.v.contains("cut_short"))
+      s.shrinking.cut_short = r.Count(r(shrinking, "cut_short"));
+  }
+  if (j.contains("slow")) {  // since issue 24
+    const Node slow = r(root, "slow");
+    r.Object(slow, {"cases", "slowest_seconds", "slowest"});
+    s.slow.cases = r.Count(r(slow, "cases"));
+    s.slow.slowest_seconds = r.Real(r(slow, "slowest_seconds"));
+    s.slow.slowest = r.String(r(slow, "slowest"));
   }
 
   const Node throughput = r(root, "throughput");  // the rates are derived: checked, not read

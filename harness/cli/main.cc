@@ -103,12 +103,14 @@ int Main(int argc, char** argv) {
                    "stop once this many buckets are found (0: never)")
       ->check(kCount);
   fuzz->add_option("--isolate", flags.isolate,
-                   "worker: cases share a worker process (a SUT that crashed runs one case per "
-                   "process from then on); case: one case per process for every SUT")
+                   "worker: cases share a worker process (a SUT whose crash ended one runs in a "
+                   "child forked per case from then on); case: every SUT in a child forked per "
+                   "case")
       ->check(CLI::IsMember({"worker", "case"}));
   fuzz->add_option("--timeout-floor", flags.timeout_floor,
-                   "a SUT's timeout is 50x the oracle's time for the case, at least this many "
-                   "seconds and at most --timeout (0: always --timeout)")
+                   "a SUT's time limit follows the oracle's time for the case and the SUT's own "
+                   "speed, at least this many seconds and at most --timeout; a run past it is run "
+                   "again alone under a CPU-time limit before it is hung (0: always --timeout)")
       ->check(NumberFrom(0, false, HUGE_VAL, "a number of seconds >= 0"));
   fuzz->add_flag("--malloc-check", flags.malloc_check,
                  "workers run under glibc's checking malloc (MALLOC_CHECK_=3): heap corruption "

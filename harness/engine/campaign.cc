@@ -119,44 +119,31 @@ class Campaign {
     return k * o_.shard_count + o_.shard_index;
   }
 
-  WorkerPolicy Policy(bool fresh_per_case, bool spare = false) const {
+  std::unique_ptr<CaseRunner> Runner(bool spare = false) const {
+    if (!o_.isolate) return std::make_unique<TakingTurns>(MakeInProcessRunner(o_.check), turn_);
     WorkerPolicy policy;
-    policy.fresh_per_case = fresh_per_case;
-    policy.spare_worker = spare || fresh_per_case;
+    policy.fork_per_case = o_.isolate_per_case;
+    policy.spare_worker = spare;
     policy.timeout_floor_seconds = o_.timeout_floor;
     policy.malloc_check = o_.malloc_check;
-    return policy;
+    policy.deadline = o_.deadline;
+    return MakeIsolatedRunner(o_.worker_executable, o_.case_timeout, o_.check, policy);
   }
 
-  std::unique_ptr<CaseRunner> Runner(bool fresh_per_case, bool spare = false) const {
-    return o_.isolate ? MakeIsolatedRunner(o_.worker_executable, o_.case_timeout, o_.check,
-                                           Policy(fresh_per_case, spare))
-                      : std::make_unique<TakingTurns>(MakeInProcessRunner(o_.check), turn_);
-  }
-
-  bool RunsAlone(const std::string& sut) {
-    std::lock_guard<std::mutex> lock(mu_);
-    return o_.isolate && (o_.isolate_per_case || crashed_suts_.count(sut) != 0);
-  }
-
-  // Keeps kCasesInFlight cases submitted (cases_in_flight.h). A SUT that runs one case per process
-  // (--isolate case, or after its first crash) goes to a second runner that starts a fresh worker
-  // for each case. Discrepancies go to the triage thread; this worker goes on with new cases.
+  // Keeps kCasesInFlight cases submitted (cases_in_flight.h). A SUT whose run ended a worker runs
+  // in a child forked per case from then on (the runner sees to it). Discrepancies go to the triage
+  // thread; this worker goes on with new cases.
   void Work() {
-    enum Route : size_t { kShared = 0, kAlone = 1 };
-    std::unique_ptr<CaseRunner> shared = Runner(false), alone = Runner(true);
+    std::unique_ptr<CaseRunner> runner = Runner();
     struct Drawn {
       int64_t index;
       DrawnCase drawn;
       ConvCase c;
       std::vector<std::string> suts;
-      bool has_alone;
     };
-    CasesInFlight<Drawn> in_flight({shared.get(), alone.get()});
+    CasesInFlight<Drawn> in_flight(*runner);
     in_flight.Run(
-        [&] {  // a case that starts a worker of its own gains nothing from waiting in a pipe
-          return !in_flight.empty() && in_flight.newest().has_alone ? 2 : kCasesInFlight;
-        },
+        kCasesInFlight,
         [&] {
           const int64_t i = NextIndex();
           if (i < 0) return false;
@@ -164,28 +151,20 @@ class Campaign {
           const DrawnCase drawn = Draw(i);
           const ConvCase c = drawn.Case();
           AddGenerateTime(std::chrono::duration<double>(Clock::now() - t0).count());
-          Drawn d{i, drawn, c, {}, false};
+          Drawn d{i, drawn, c, {}};
           d.suts =  // + a random pipeline; a chain for graph SUTs only
               CampaignCaseSuts(suts_, o_.suts.empty(), o_.seed, i, c.graph);
-          std::vector<size_t> route;
-          for (const std::string& sut : d.suts) route.push_back(RunsAlone(sut) ? kAlone : kShared);
-          d.has_alone = std::count(route.begin(), route.end(), kAlone) != 0;
-          const std::vector<std::string> suts = d.suts;  // d moves into the in-flight list
-          in_flight.Submit(c, suts, std::move(d), std::move(route));
+          const std::vector<std::string> suts = d.suts;  // d moves into the list
+          in_flight.Submit(c, suts, std::move(d));
           return true;
         },
         [&](Drawn& d, std::vector<CaseOutcome>& outcomes) {
           Record(d.c, d.suts, outcomes);
           for (size_t k = 0; k < d.suts.size(); ++k) {
-            if (outcomes[k].verdict == Verdict::kCrashed) {
-              std::lock_guard<std::mutex> lock(mu_);
-              crashed_suts_.insert(d.suts[k]);
-            }
-            if (IsDiscrepancy(outcomes[k].verdict)) {
-              ConvCase differing = d.c;
-              differing.sut = d.suts[k];
-              Enqueue({d.index, d.drawn, differing, outcomes[k]});
-            }
+            if (!IsDiscrepancy(outcomes[k].verdict)) continue;
+            ConvCase differing = d.c;
+            differing.sut = d.suts[k];
+            Enqueue({d.index, d.drawn, differing, outcomes[k]});
           }
         });
     ++finished_workers_;
@@ -202,6 +181,7 @@ class Campaign {
     std::lock_guard<std::mutex> lock(mu_);
     ++generated_;
     for (size_t k = 0; k < outcomes.size() && k < suts.size(); ++k) {
+      if (outcomes[k].abandoned) continue;
       ConvCase checked = c;
       // Random pipelines are counted together: one row each would bury the summary's table.
       // Findings keep the pipeline's own name.
@@ -236,13 +216,12 @@ class Campaign {
   }
 
   // The triage thread: one discrepancy at a time, with a runner of its own, beside the workers.
-  // A signature never triaged goes before repeats. Once the workers are done, what is still queued
-  // gets a grace (a tenth of the budget, 2 s to --shrink-seconds) in a timed campaign; the rest is
-  // counted untriaged.
+  // A signature never triaged goes before repeats. In a timed campaign the triage ends at the
+  // campaign's deadline (its budget and a grace, RunCampaign), a finding being shrunk then is
+  // reported with what it had, and what is still queued is counted untriaged.
   void Triage() {
-    // Its worker restarts after every crashing or hanging candidate: a spare is kept loading.
-    std::unique_ptr<CaseRunner> runner = Runner(false, /*spare=*/true);
-    double drain_deadline = -1;
+    // Its worker restarts after every hanging candidate: a spare is kept loading.
+    std::unique_ptr<CaseRunner> runner = Runner(/*spare=*/true);
     int64_t cases_at_start = 0;
     for (;;) {
       std::optional<Seen> seen;
@@ -257,16 +236,12 @@ class Campaign {
           if (workers_done) break;
           continue;
         }
-        if (workers_done) {
-          if (drain_deadline < 0)
-            drain_deadline =
-                Elapsed() + std::min(o_.shrink_seconds, std::max(2.0, 0.1 * o_.seconds));
-          if (g_stop || (o_.max_cases == 0 && Elapsed() > drain_deadline)) {
-            summary_.untriaged += static_cast<int64_t>(first_seen_.size() + repeats_.size());
-            first_seen_.clear();
-            repeats_.clear();
-            break;
-          }
+        const bool past_deadline = o_.deadline && Clock::now() >= *o_.deadline;
+        if ((workers_done && g_stop) || past_deadline) {
+          summary_.untriaged += static_cast<int64_t>(first_seen_.size() + repeats_.size());
+          first_seen_.clear();
+          repeats_.clear();
+          break;
         }
         std::deque<Seen>& from = first_seen_.empty() ? repeats_ : first_seen_;
         seen.emplace(std::move(from.front()));
@@ -300,7 +275,7 @@ class Campaign {
     CountFinding(&summary_, f.bucket, f.minimized, f.outcome.verdict, ReportFileName(f), index,
                  Elapsed());
     CountShrink(&summary_, f.bucket, static_cast<int64_t>(f.shrink_steps.size()), f.shrink_calls,
-                f.shrink_bound_hit, f.minimized.problem.macs(), seconds,
+                f.shrink_bound_hit, f.shrink_cut_short, f.minimized.problem.macs(), seconds,
                 generated_ - cases_at_start);
     if (auto waiting = waiting_hits_.find(original_signature); waiting != waiting_hits_.end()) {
       for (int64_t k = 0; k < waiting->second; ++k) CountHit(&summary_, f.bucket);
@@ -364,8 +339,7 @@ class Campaign {
   size_t workers_ = 1;
   std::atomic<bool> triage_done_{false};
   std::condition_variable queue_changed_;
-  mutable std::mutex turn_;             // in-process checks, one at a time (TakingTurns)
-  std::set<std::string> crashed_suts_;  // run one case per process from now on
+  mutable std::mutex turn_;  // in-process checks, one at a time (TakingTurns)
 };
 
 }  // namespace
@@ -383,6 +357,13 @@ Result<CampaignSummary> RunCampaign(const CampaignOptions& options, const Campai
     return Status::Invalid("--shard: expected I/N with 0 <= I < N");
   CampaignOptions o = options;
   if (o.isolate && o.worker_executable.empty()) o.worker_executable = SelfExecutable();
+  // `--time S` holds, triage included: the workers draw until S, and what is in flight or being
+  // shrunk then gets a grace (a tenth of the budget, 2 s to --shrink-seconds), after which nothing
+  // is waited for.
+  if (o.max_cases == 0)
+    o.deadline =
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+                           o.seconds + std::min(o.shrink_seconds, std::max(2.0, 0.1 * o.seconds))));
   g_stop = false;
   Campaign campaign(o, hooks, std::move(suts));
   return campaign.Run();

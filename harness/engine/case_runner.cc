@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -12,10 +13,12 @@
 #include <set>
 #include <thread>
 
+#include "core/graph.h"
 #include "harness/engine/cases_in_flight.h"
 #include "harness/engine/check_case.h"
 #include "harness/engine/outcome_json.h"
 #include "harness/engine/sut_cache.h"
+#include "harness/engine/time_limits.h"
 #include "harness/engine/worker_process.h"
 
 namespace convparity {
@@ -44,6 +47,23 @@ class InProcessRunner : public CaseRunner {
   std::deque<std::pair<ConvCase, std::vector<std::string>>> queue_;
 };
 
+// Names shared by every runner of this process.
+class NameSet {
+ public:
+  bool count(const std::string& name) {
+    std::lock_guard<std::mutex> lock(mu_);
+    return names_.count(name) != 0;
+  }
+  void insert(const std::string& name) {
+    std::lock_guard<std::mutex> lock(mu_);
+    names_.insert(name);
+  }
+
+ private:
+  std::mutex mu_;
+  std::set<std::string> names_;
+};
+
 class IsolatedRunner : public CaseRunner {
  public:
   IsolatedRunner(const std::string& executable, double timeout, const CheckContext& context,
@@ -51,12 +71,13 @@ class IsolatedRunner : public CaseRunner {
       : worker_(executable, context, policy.malloc_check),
         spare_(executable, context, policy.malloc_check),
         timeout_(timeout),
+        limits_{policy.timeout_floor_seconds, timeout},
         policy_(policy) {}
 
   void Submit(const ConvCase& c, const std::vector<std::string>& suts) override {
     queue_.push_back({next_id_++, c, suts, std::vector<CaseOutcome>(suts.size())});
-    // A fresh worker per case is given its one case when it starts.
-    if (worker_.running() && !policy_.fresh_per_case) Send(queue_.back());
+    queue_.back().macs = CaseGraphMacs(c.problem, c.graph);
+    if (worker_.running()) Send(queue_.back());
     // else the next Next() starts a worker and sends everything queued
   }
 
@@ -64,14 +85,26 @@ class IsolatedRunner : public CaseRunner {
     Request& r = queue_.front();
     // Whether the worker said it prepared `r`: from then on it runs suts[r.done] (in order).
     bool prepared = false;
-    double sut_timeout = timeout_;  // the adaptive one once the oracle's time is known
+    double limit = timeout_;  // for suts[r.done], once the oracle's time is known
+    double cpu_at_start = 0;  // the worker's CPU seconds when suts[r.done] started (confirming)
+    auto next_sut_starts = [&](double oracle_seconds) {
+      if (r.done >= r.suts.size()) return;
+      const std::string& sut = r.suts[r.done];
+      limit = r.first_limit > 0 ? limits_.ConfirmWall(r.first_limit)
+                                : limits_.First(sut, oracle_seconds, r.macs);
+      if (r.first_limit > 0) cpu_at_start = worker_.CpuSeconds();
+    };
     while (r.done < r.suts.size()) {
+      if (PastDeadline()) {
+        Abandon();
+        break;
+      }
       if (!worker_.running()) {
-        const auto restart = std::chrono::steady_clock::now();
+        const auto restart = Clock::now();
         const Status st = Restart();
         // Starting a worker (loading libtorch) is the isolation's cost, part of the protocol.
-        r.protocol +=
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - restart).count();
+        r.protocol += std::chrono::duration<double>(Clock::now() - restart).count();
+        if (!st.ok() && PastDeadline()) continue;  // abandoned at the top of the loop
         if (!st.ok()) {
           for (size_t k = r.done; k < r.suts.size(); ++k)
             r.out[k] = VerdictOutcome(Verdict::kCrashed, st.message());
@@ -80,22 +113,25 @@ class IsolatedRunner : public CaseRunner {
         prepared = false;
       }
       std::string line;
-      const double waited = prepared ? sut_timeout : timeout_;
-      switch (worker_.ReadLine(waited, line)) {
-        case WorkerProcess::Read::kTimeout: {
-          worker_.Stop();
-          const size_t k = r.done;
-          const std::string what = prepared ? r.suts[k] : "preparing the case";
-          r.out[k] = VerdictOutcome(
-              Verdict::kHung, what + " did not finish within " + std::to_string(waited) + " s");
-          (prepared ? r.out[k].timing.sut : r.out[k].timing.oracle) = waited;
-          r.done = k + 1;
+      const double cpu_limit =
+          prepared && r.first_limit > 0 ? limits_.ConfirmCpu(r.first_limit) : 0;
+      switch (Wait(prepared ? limit : timeout_, cpu_limit, cpu_at_start, line)) {
+        case Waited::kDeadline:
+          continue;  // abandoned at the top of the loop
+        case Waited::kTimeout:
+          if (prepared && r.first_limit == 0) {
+            // Ran out of its first limit: load or slowness, or a hang. Run it again alone, in a
+            // fresh worker, under the longer CPU-time limit, before calling it hung.
+            worker_.Stop();
+            r.first_limit = limit;
+            continue;
+          }
+          Hung(r, prepared);
           continue;
-        }
-        case WorkerProcess::Read::kEof:
+        case Waited::kEof:
           Died(r, prepared ? static_cast<int>(r.done) : -1);
           continue;
-        case WorkerProcess::Read::kLine:
+        case Waited::kLine:
           break;
       }
       nlohmann::json msg = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
@@ -104,23 +140,21 @@ class IsolatedRunner : public CaseRunner {
       if (msg.is_discarded() || !msg.is_object() || msg.value("id", ~uint64_t{0}) != r.id) continue;
       if (msg.contains("prepared")) {
         prepared = true;
-        // A SUT's first run includes its set-up (loading a library, starting a child, a JIT's
-        // first compile): it gets the full timeout.
-        if (policy_.timeout_floor_seconds > 0 && r.done < r.suts.size() &&
-            warmed_.count(r.suts[r.done]) != 0)
-          sut_timeout = std::min(
-              timeout_, std::max(policy_.timeout_floor_seconds,
-                                 kTimeoutPerOracleSecond * msg.value("oracle_seconds", timeout_)));
+        r.oracle_seconds = msg.value("oracle_seconds", timeout_);
+        next_sut_starts(r.oracle_seconds);
       } else if (msg.contains("outcome")) {
         const size_t k = r.base + msg["outcome"].get<size_t>();
         if (k >= r.suts.size()) continue;
         Result<CaseOutcome> o = OutcomeFromJson(msg["value"]);
         r.out[k] = o.ok() ? *o : VerdictOutcome(Verdict::kCrashed, o.status().message());
+        if (r.first_limit > 0) {
+          // Finished alone what it could not in its first limit: slow, not hung.
+          r.out[k].slow = true;
+          r.first_limit = 0;
+        }
         r.done = k + 1;
-        warmed_.insert(r.suts[k]);
-        if (policy_.timeout_floor_seconds > 0 && r.done < r.suts.size() &&
-            warmed_.count(r.suts[r.done]) == 0)
-          sut_timeout = timeout_;
+        SutSpeeds::Shared().Observe(r.suts[k], r.out[k].timing.sut, r.macs);
+        next_sut_starts(r.oracle_seconds);
         // The worker's time around the request comes with its last answer.
         r.protocol += msg.value("protocol", 0.0);
         r.idle += msg.value("idle", 0.0);
@@ -133,55 +167,140 @@ class IsolatedRunner : public CaseRunner {
       out[0].timing.idle += r.idle;
     }
     queue_.pop_front();
-    if (policy_.fresh_per_case) worker_.Stop();
     return out;
   }
 
   size_t pending() const override { return queue_.size(); }
 
  private:
+  using Clock = std::chrono::steady_clock;
+
   struct Request {
     uint64_t id;
     ConvCase c;
     std::vector<std::string> suts;
     std::vector<CaseOutcome> out;
+    int64_t macs = 0;
     size_t done = 0;  // SUTs with an outcome: suts[0, done)
     size_t base = 0;  // the worker's SUT k is suts[base + k] (a resent request starts at `done`)
     double protocol = 0, idle = 0;  // the worker's seconds around it (CaseTiming)
+    double oracle_seconds = 0;
+    // > 0: suts[done] ran out of this limit and is being run again alone (time_limits.h).
+    double first_limit = 0;
   };
 
-  // Sends the SUTs of `r` that have no outcome yet.
+  enum class Waited { kLine, kEof, kTimeout, kDeadline };
+  // Reads the worker's next line within `wall` seconds and, with `cpu_limit` > 0, while the
+  // worker's process tree has used less than that many CPU seconds since `cpu_at_start`; never
+  // past the policy's deadline.
+  Waited Wait(double wall, double cpu_limit, double cpu_at_start, std::string& line) {
+    // How often the CPU time and the deadline are looked at.
+    constexpr double kSliceSeconds = 0.05;
+    const auto until = Clock::now() + std::chrono::duration<double>(wall);
+    for (;;) {
+      const double left = std::chrono::duration<double>(until - Clock::now()).count();
+      if (left <= 0) return Waited::kTimeout;
+      const bool sliced = cpu_limit > 0 || policy_.deadline;
+      switch (worker_.ReadLine(sliced ? std::min(left, kSliceSeconds) : left, line)) {
+        case WorkerProcess::Read::kLine:
+          return Waited::kLine;
+        case WorkerProcess::Read::kEof:
+          return Waited::kEof;
+        case WorkerProcess::Read::kTimeout:
+          break;
+      }
+      if (PastDeadline()) return Waited::kDeadline;
+      if (cpu_limit > 0 && worker_.CpuSeconds() - cpu_at_start > cpu_limit) return Waited::kTimeout;
+    }
+  }
+
+  bool PastDeadline() const { return policy_.deadline && Clock::now() >= *policy_.deadline; }
+
+  // The deadline passed: nothing pending will be run.
+  void Abandon() {
+    worker_.Stop();
+    for (Request& q : queue_) {
+      for (size_t k = q.done; k < q.suts.size(); ++k) {
+        q.out[k] = VerdictOutcome(Verdict::kSkipped, "abandoned: the time budget ran out");
+        q.out[k].abandoned = true;
+      }
+      q.done = q.suts.size();
+    }
+  }
+
+  // The SUTs of `r` that have no outcome yet.
   void Send(Request& r) {
     r.base = r.done;
     ConvCase sent = r.c;
     sent.sut = r.suts[r.base];  // a case names a SUT; the request's list is what runs
     const std::vector<std::string> rest(r.suts.begin() + static_cast<int64_t>(r.base),
                                         r.suts.end());
-    const nlohmann::json request = {
+    std::vector<std::string> fork, host;
+    for (const std::string& sut : rest) {
+      if (policy_.fork_per_case)
+        fork.push_back(sut);
+      else if (ended_a_worker_.count(sut) != 0)
+        host.push_back(sut);
+    }
+    nlohmann::json request = {
         {"id", r.id}, {"case", CaseToJson(sent, /*with_descriptor=*/false)}, {"suts", rest}};
+    if (!fork.empty()) request["fork"] = fork;
+    if (!host.empty()) request["host"] = host;
     worker_.Send(request.dump() + "\n");  // a dead worker shows as end of file when read
   }
 
   // A new worker, given everything still queued (what the old one had in its pipe died with it).
   Status Restart() {
+    // A start is not waited for past the deadline either.
+    double startup = WorkerProcess::kStartupSeconds;
+    if (policy_.deadline)
+      startup = std::min(startup,
+                         std::chrono::duration<double>(*policy_.deadline - Clock::now()).count());
     if (policy_.spare_worker && spare_.running()) {
       worker_.Swap(spare_);
-      CP_RETURN_IF_ERROR(worker_.WaitReady());
+      CP_RETURN_IF_ERROR(worker_.WaitReady(startup));
     } else {
-      CP_RETURN_IF_ERROR(worker_.Start());
+      CP_RETURN_IF_ERROR(worker_.Start(startup));
     }
     // The next restart's worker loads libtorch while this one works.
     if (policy_.spare_worker) (void)spare_.Spawn();
-    for (Request& r : queue_) {
+    for (Request& r : queue_)
       if (r.done < r.suts.size()) Send(r);
-      if (policy_.fresh_per_case) break;
-    }
     return Status::Ok();
+  }
+
+  // The worker did not answer in time: suts[r.done] hung (after its confirming run), or the case's
+  // preparation did.
+  void Hung(Request& r, bool prepared) {
+    worker_.Stop();
+    const size_t k = r.done;
+    std::string why;
+    if (!prepared) {
+      why = "preparing the case did not finish within " + Seconds(timeout_);
+      r.out[k].timing.oracle = timeout_;
+    } else {
+      why = r.suts[k] + " did not finish within " + Seconds(r.first_limit) + ", nor alone within " +
+            Seconds(limits_.ConfirmCpu(r.first_limit)) + " of CPU time (" +
+            Seconds(limits_.ConfirmWall(r.first_limit)) + " wall-clock)";
+      r.out[k].timing.sut = r.first_limit;
+    }
+    const CaseTiming timing = r.out[k].timing;
+    r.out[k] = VerdictOutcome(Verdict::kHung, why);
+    r.out[k].timing = timing;
+    r.first_limit = 0;
+    r.done = k + 1;
+  }
+
+  static std::string Seconds(double s) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g s", s);
+    return text;
   }
 
   // The worker died while running SUT `current` of `r` (-1: before any, while preparing the case).
   void Died(Request& r, int current) {
     const std::string how = worker_.Stop(/*kill_it=*/false);
+    r.first_limit = 0;
     if (current < 0) {
       // Nothing of a SUT ran: the harness itself failed on this case. Every SUT gets the verdict.
       for (size_t k = r.done; k < r.suts.size(); ++k)
@@ -190,29 +309,19 @@ class IsolatedRunner : public CaseRunner {
       r.done = r.suts.size();
       return;
     }
+    ended_a_worker_.insert(r.suts[current]);
     r.out[current] = VerdictOutcome(Verdict::kCrashed, r.suts[current] + " " + how);
     r.done = static_cast<size_t>(current) + 1;
   }
 
-  // SUTs that have finished a case in a worker of this process's runners: their set-up is done
-  // once, and a triage's runner (a restart per hanging candidate) keeps the short timeout.
-  struct WarmSuts {
-    std::mutex mu;
-    std::set<std::string> names;
-    size_t count(const std::string& sut) {
-      std::lock_guard<std::mutex> lock(mu);
-      return names.count(sut);
-    }
-    void insert(const std::string& sut) {
-      std::lock_guard<std::mutex> lock(mu);
-      names.insert(sut);
-    }
-  };
-  static inline WarmSuts warmed_;
+  // SUTs whose run ended a worker of this process: they run in a host the worker forks from itself
+  // from then on, in every runner (the triage's too).
+  static inline NameSet ended_a_worker_;
 
   WorkerProcess worker_;
   WorkerProcess spare_;  // started ahead when policy_.spare_worker
   double timeout_;
+  TimeLimit limits_;
   WorkerPolicy policy_;
   std::deque<Request> queue_;
   uint64_t next_id_ = 0;
@@ -254,20 +363,20 @@ std::vector<CaseOutcome> RunCases(const std::vector<ConvCase>& cases,
   std::atomic<size_t> next{0};
   auto work = [&] {
     std::unique_ptr<CaseRunner> runner = MakeRunner(options);
-    CasesInFlight<size_t> in_flight({runner.get()});  // tagged with their group
-    in_flight.Run([] { return kCasesInFlight; },
-                  [&] {
-                    const size_t g = next++;
-                    if (g >= groups.size()) return false;
-                    std::vector<std::string> suts;
-                    for (size_t i : groups[g]) suts.push_back(cases[i].sut);
-                    in_flight.Submit(cases[groups[g][0]], suts, g);
-                    return true;
-                  },
-                  [&](size_t& g, std::vector<CaseOutcome>& got) {
-                    for (size_t k = 0; k < got.size(); ++k)
-                      outcomes[groups[g][k]] = std::move(got[k]);
-                  });
+    CasesInFlight<size_t> in_flight(*runner);  // tagged with their group
+    in_flight.Run(
+        kCasesInFlight,
+        [&] {
+          const size_t g = next++;
+          if (g >= groups.size()) return false;
+          std::vector<std::string> suts;
+          for (size_t i : groups[g]) suts.push_back(cases[i].sut);
+          in_flight.Submit(cases[groups[g][0]], suts, g);
+          return true;
+        },
+        [&](size_t& g, std::vector<CaseOutcome>& got) {
+          for (size_t k = 0; k < got.size(); ++k) outcomes[groups[g][k]] = std::move(got[k]);
+        });
   };
   std::vector<std::thread> threads;
   for (int j = 1; j < std::min<int>(options.jobs, static_cast<int>(groups.size())); ++j)

@@ -3,7 +3,9 @@
 // the end of the campaign.
 #pragma once
 
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,25 +38,29 @@ class CaseRunner {
 // In this process: fast, no isolation (tests, and SUTs we trust).
 std::unique_ptr<CaseRunner> MakeInProcessRunner(const CheckContext& context = {});
 
-// How an isolated runner treats its worker processes (triage, issue 16).
+// How an isolated runner treats its worker processes (triage, issues 16 and 24).
 struct WorkerPolicy {
-  // A new worker for every case (`--isolate case`): nothing a case did to the heap reaches another.
-  bool fresh_per_case = false;
-  // > 0: a SUT's timeout follows the work, kTimeoutPerOracleSecond times the oracle's own time for
-  // the case, at least this floor and at most the runner's timeout; a hang on a small case is seen
-  // in about the floor, not after the fixed timeout. A SUT's first run in the process gets the
-  // runner's timeout (its set-up).
+  // Every SUT runs in a child the worker forks for the case (`--isolate case`): nothing a case did
+  // to the heap reaches another. Without it, a SUT runs in the worker until one of its runs ends a
+  // worker (a crash, an abort), and from then on in a host, a copy of the worker forked once and
+  // forked again after each crash: a crash costs a fork, not a libtorch start, and a case only a
+  // round trip to the host.
+  bool fork_per_case = false;
+  // > 0: a SUT's time limit follows the work (time_limits.h: the oracle's time and the SUT's own
+  // speed), at least this floor and at most the runner's timeout; a hang on a small case is seen
+  // in about the floor. A run that runs out of it is run again alone under a CPU-time limit before
+  // it is hung; one that finishes then comes back `slow`.
   double timeout_floor_seconds = 0;
   // The worker runs under glibc's checking malloc (MALLOC_CHECK_=3 with libc_malloc_debug
   // preloaded): a write past a heap block aborts the case that freed it, not a later one.
   bool malloc_check = false;
-  // A second worker is started ahead, so that a restart (after a crash, a hang, or each case of
-  // fresh_per_case) does not wait for libtorch to load: for runners that restart often.
+  // A second worker is started ahead, so that a restart (after a hang) does not wait for libtorch
+  // to load: for runners that restart often (a triage's).
   bool spare_worker = false;
+  // Nothing is waited for past this moment (a campaign's time budget): the worker is stopped and
+  // every SUT still pending comes back `abandoned`.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
 };
-// A SUT's float32 run against the oracle's float64 one (ATen's slow path) on the same case: the
-// adaptive timeout's factor. Generous: a tight factor would turn a slow library into hangs.
-constexpr double kTimeoutPerOracleSecond = 50;
 
 // In a worker process started from `executable` (`<executable> worker`), restarted after a crash or
 // a hang. `timeout_seconds` applies to each SUT's run (and to preparing the case).

@@ -52,6 +52,13 @@ void CountCase(CampaignSummary* s, const ConvCase& c, const CaseOutcome& outcome
   }
   s->time.sut += outcome.timing.sut;
   s->time.compare += outcome.timing.compare;
+  if (outcome.slow) {
+    ++s->slow.cases;
+    if (outcome.timing.sut >= s->slow.slowest_seconds) {
+      s->slow.slowest_seconds = outcome.timing.sut;
+      s->slow.slowest = c.sut + " " + CaseDescriptor(c.problem, c.direction);
+    }
+  }
   if (outcome.verdict == Verdict::kMistrusted) ++s->mistrusted;
   if (outcome.verdict == Verdict::kSkipped) {
     ++s->skipped;
@@ -94,14 +101,17 @@ void CountHit(CampaignSummary* s, const std::string& signature) {
 }
 
 void CountShrink(CampaignSummary* s, const std::string& signature, int64_t steps, int64_t calls,
-                 bool bound_hit, int64_t macs, double seconds, int64_t cases_beside) {
+                 bool bound_hit, bool cut_short, int64_t macs, double seconds,
+                 int64_t cases_beside) {
   ++s->shrinking.triaged;
   s->shrinking.steps += steps;
   s->shrinking.calls += calls;
   s->shrinking.bound_hits += bound_hit ? 1 : 0;
+  s->shrinking.cut_short += cut_short ? 1 : 0;
   s->shrinking.seconds += seconds;
   CampaignSummary::Bucket::Shrink& first = s->buckets[signature].shrink;
-  if (!first.triaged) first = {true, steps, calls, macs, bound_hit, seconds, cases_beside};
+  if (!first.triaged)
+    first = {true, steps, calls, macs, bound_hit, cut_short, seconds, cases_beside};
 }
 
 void MergeSummary(CampaignSummary* s, const CampaignSummary& other) {
@@ -130,6 +140,7 @@ void MergeSummary(CampaignSummary* s, const CampaignSummary& other) {
   s->shrinking.steps += other.shrinking.steps;
   s->shrinking.calls += other.shrinking.calls;
   s->shrinking.bound_hits += other.shrinking.bound_hits;
+  s->shrinking.cut_short += other.shrinking.cut_short;
   s->shrinking.seconds += other.shrinking.seconds;
   s->untriaged += other.untriaged;
   s->time.generate += other.time.generate;
@@ -146,6 +157,11 @@ void MergeSummary(CampaignSummary* s, const CampaignSummary& other) {
   for (const auto& [k, n] : other.tags) s->tags[k] += n;
   for (const auto& [k, n] : other.pairs) s->pairs[k] += n;
   for (const auto& [k, n] : other.combinations) s->combinations[k] += n;
+  s->slow.cases += other.slow.cases;
+  if (other.slow.slowest_seconds > s->slow.slowest_seconds) {
+    s->slow.slowest_seconds = other.slow.slowest_seconds;
+    s->slow.slowest = other.slow.slowest;
+  }
   s->mistrusted += other.mistrusted;
   s->skipped += other.skipped;
   for (const auto& [reason, n] : other.skip_reasons) AddReason(&s->skip_reasons, reason, n);

@@ -25,7 +25,8 @@ void CountHit(CampaignSummary* s, const std::string& signature);
 // A triage's cost; the first one of a bucket is its reported finding's. `cases_beside`: cases the
 // campaign's workers checked while it ran.
 void CountShrink(CampaignSummary* s, const std::string& signature, int64_t steps, int64_t calls,
-                 bool bound_hit, int64_t macs, double seconds, int64_t cases_beside);
+                 bool bound_hit, bool cut_short, int64_t macs, double seconds,
+                 int64_t cases_beside);
 // Adds `other` (another worker's or shard's) to `s`: counts and times add up, start/end widen,
 // elapsed is the longer one, a bucket keeps its earliest sighting. Options stay those of `s`.
 void MergeSummary(CampaignSummary* s, const CampaignSummary& other);

@@ -16,13 +16,25 @@ namespace {
 // that the reported case is 1-minimal even when the tree was slow.
 constexpr double kTreeShare = 0.5;
 
-std::unique_ptr<CaseRunner> FreshWorkerRunner(const TriageOptions& o) {
+// A runner whose worker forks a child for every case and never runs a SUT itself: each case runs
+// alone, in a copy of a worker that no earlier case touched.
+std::unique_ptr<CaseRunner> ForkingRunner(const TriageOptions& o) {
   WorkerPolicy policy;
-  policy.fresh_per_case = true;
-  policy.spare_worker = true;
+  policy.fork_per_case = true;
+  policy.spare_worker = true;  // a hang restarts the worker
   policy.timeout_floor_seconds = o.timeout_floor;
   policy.malloc_check = o.malloc_check;
+  policy.deadline = o.deadline;
   return MakeIsolatedRunner(o.worker_executable, o.case_timeout, o.check, policy);
+}
+
+// Seconds left before `deadline`, or `otherwise` without one.
+double SecondsLeft(const std::optional<std::chrono::steady_clock::time_point>& deadline,
+                   double otherwise) {
+  if (!deadline) return otherwise;
+  return std::min(
+      otherwise,
+      std::chrono::duration<double>(*deadline - std::chrono::steady_clock::now()).count());
 }
 
 }  // namespace
@@ -30,14 +42,16 @@ std::unique_ptr<CaseRunner> FreshWorkerRunner(const TriageOptions& o) {
 Finding TriageDiscrepancy(const rc::Shrinkable<ConvProblem>& drawn, const ConvCase& original,
                           const CaseOutcome& outcome, CaseRunner& runner, const TriageOptions& o) {
   Finding f{original, outcome, original, outcome, {}};
+  // A crash's every check runs alone, in a child forked from a clean worker: a candidate's crash
+  // is its own, not the heap state of cases before it.
   const bool crash = outcome.verdict == Verdict::kCrashed && o.isolate;
-  std::unique_ptr<CaseRunner> fresh = crash ? FreshWorkerRunner(o) : nullptr;
-  CaseRunner& checker = crash ? *fresh : runner;
+  std::unique_ptr<CaseRunner> forking = crash ? ForkingRunner(o) : nullptr;
+  CaseRunner& checker = crash ? *forking : runner;
   if (crash) {
     // A worker that crashed had run other cases first: heap corruption from one of them may have
-    // crashed this one. Only a crash alone in a fresh worker is this case's own.
+    // crashed this one.
     const CaseOutcome alone = checker.Check(original, {original.sut})[0];
-    if (alone.verdict != Verdict::kCrashed) {
+    if (alone.verdict != Verdict::kCrashed && !alone.abandoned) {
       f.crashes_after_others = true;
       f.outcome.reason +=
           " (only after other cases ran in the same worker, heap state from "
@@ -46,25 +60,23 @@ Finding TriageDiscrepancy(const rc::Shrinkable<ConvProblem>& drawn, const ConvCa
       return f;
     }
   }
-  // A crash's candidates run in the triage's own worker, which a crash replaces by a fresh one: a
-  // candidate that crashes as a fresh worker's first case crashed alone; one that crashes after
-  // others ran there is run again alone (a fresh worker per candidate costs a libtorch start each).
-  int64_t since_fresh = crash ? 1 : 0;  // cases the current worker ran; `fresh` ran the first
+  // The outcome of the smallest case seen to hold, so that a shrink cut short by the deadline
+  // reports what it had without checking it again.
+  CaseOutcome last_held = outcome;
   std::function<bool(const ConvCase&)> holds = [&](const ConvCase& candidate) {
+    const CaseOutcome got = checker.Check(candidate, {original.sut})[0];
+    if (got.abandoned) f.shrink_cut_short = true;
     // The same verdict from the same implementation: shrinking must not wander off to another of
     // the SUT's code paths.
-    CaseOutcome got = runner.Check(candidate, {original.sut})[0];
-    if (crash) {
-      if (got.verdict == Verdict::kCrashed && since_fresh > 0)
-        got = checker.Check(candidate, {original.sut})[0];
-      since_fresh = got.verdict == Verdict::kCrashed ? 0 : since_fresh + 1;
-    }
-    return got.verdict == outcome.verdict &&
-           got.notes.implementation == outcome.notes.implementation;
+    const bool held =
+        got.verdict == outcome.verdict && got.notes.implementation == outcome.notes.implementation;
+    if (held) last_held = got;
+    return held;
   };
   const auto start = std::chrono::steady_clock::now();
+  const double budget = std::max(SecondsLeft(o.deadline, o.shrink_seconds), 0.0);
   SearchOptions tree;
-  tree.max_seconds = o.shrink_seconds * kTreeShare;
+  tree.max_seconds = budget * kTreeShare;
   tree.max_shrink_tries = o.max_shrink_calls / 2;
   SearchResult<ConvProblem> tree_result;
   std::function<bool(const ConvProblem&)> problem_holds = [&](const ConvProblem& p) {
@@ -72,17 +84,22 @@ Finding TriageDiscrepancy(const rc::Shrinkable<ConvProblem>& drawn, const ConvCa
     candidate.problem = p;
     return holds(candidate);
   };
-  // A crash's or a hang's every accepted step costs a worker restart (and a hang the timeout): the
-  // coarse reductions of the structural pass take far fewer steps than the shrink tree's.
+  // A crash's or a hang's every accepted step costs a fork or a worker restart (and a hang its
+  // limits): the coarse reductions of the structural pass take far fewer steps than the shrink
+  // tree's.
   const bool costly = outcome.verdict == Verdict::kCrashed || outcome.verdict == Verdict::kHung;
   tree_result.shrunk = original.problem;
-  if (!costly) ShrinkInto(drawn, problem_holds, tree, tree_result);
+  if (!costly && budget > 0) ShrinkInto(drawn, problem_holds, tree, tree_result);
   ConvCase after_tree = original;
   after_tree.problem = *tree_result.shrunk;
   StructuralShrinkBounds bounds;
   bounds.max_calls = std::max<int64_t>(o.max_shrink_calls - tree_result.shrink_tries, 1);
-  bounds.max_seconds = std::max(o.shrink_seconds - SecondsSince(start), 1.0);
-  const StructuralShrinkResult structural = ShrinkToOneMinimal(after_tree, holds, bounds);
+  // At least a second of its own, unless the deadline leaves less.
+  bounds.max_seconds = std::min(std::max(o.shrink_seconds - SecondsSince(start), 1.0),
+                                SecondsLeft(o.deadline, o.shrink_seconds));
+  const StructuralShrinkResult structural =
+      bounds.max_seconds > 0 ? ShrinkToOneMinimal(after_tree, holds, bounds)
+                             : StructuralShrinkResult{after_tree, {}, 0, true, 0};
   f.minimized = structural.shrunk;
   for (const ConvProblem& p : tree_result.steps)
     f.shrink_steps.push_back(CaseDescriptor(p, original.direction));
@@ -92,8 +109,20 @@ Finding TriageDiscrepancy(const rc::Shrinkable<ConvProblem>& drawn, const ConvCa
         (c.fill != original.fill ? std::string(" fill ") + FillName(c.fill) : std::string()));
   f.shrink_calls = tree_result.shrink_tries + structural.calls;
   f.shrink_bound_hit = structural.bound_hit;
+  f.shrink_cut_short = f.shrink_cut_short || SecondsLeft(o.deadline, 1) <= 0;
+  if (f.shrink_cut_short) {
+    // No time to check the shrunk case again: its outcome is the one it held with.
+    f.outcome = last_held;
+    f.shrink_bound_hit = true;
+    return f;
+  }
   f.outcome = checker.Check(f.minimized, {original.sut})[0];
   ++f.shrink_calls;
+  if (f.outcome.abandoned) {
+    f.outcome = last_held;
+    f.shrink_cut_short = f.shrink_bound_hit = true;
+    return f;
+  }
   if (!IsDiscrepancy(f.outcome.verdict) || f.outcome.verdict != outcome.verdict) {
     // A SUT that fails only sometimes (a race, a timing-dependent hang): the shrunk case did not
     // fail again, so the report shows the case that was seen failing.

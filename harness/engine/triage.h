@@ -8,7 +8,9 @@
 
 #include <rapidcheck.h>
 
+#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "core/conv_case.h"
@@ -30,6 +32,9 @@ struct TriageOptions {
   bool malloc_check = false;                         // workers under MALLOC_CHECK_=3 (WorkerPolicy)
   double shrink_seconds = defaults::kShrinkSeconds;  // the shrink tree and the structural pass
   int64_t max_shrink_calls = defaults::kMaxShrinkCalls;  // per discrepancy
+  // Nothing is checked past this moment (a campaign's time budget): a finding being shrunk is
+  // reported with what it had (`Finding::shrink_cut_short`).
+  std::optional<std::chrono::steady_clock::time_point> deadline;
 };
 
 // The finding of `original` (its SUT set), drawn as `drawn` (the generator's shrink tree; a

@@ -10,6 +10,9 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 #include <utility>
 #include <vector>
 
@@ -20,9 +23,29 @@ extern char** environ;
 namespace convparity {
 namespace {
 
-constexpr double kStartupSeconds = 120;
+// The CPU seconds of process `pid` (all its threads, and its children already waited for) and of
+// every process below it; 0 for one that is gone.
+double TreeCpuSeconds(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const size_t name_end = text.rfind(')');  // the command's name may hold spaces
+  if (name_end == std::string::npos) return 0;
+  std::istringstream fields(text.substr(name_end + 2));
+  std::string field;
+  double ticks = 0;
+  // After the name: state is field 3; utime, stime, cutime, cstime are fields 14 to 17.
+  for (int k = 3; k <= 17 && fields >> field; ++k)
+    if (k >= 14) ticks += std::stod(field);
+  double seconds = ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
+  std::ifstream children("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) +
+                         "/children");
+  for (pid_t child; children >> child;) seconds += TreeCpuSeconds(child);
+  return seconds;
+}
 
 }  // namespace
+
+double WorkerProcess::CpuSeconds() const { return pid_ > 0 ? TreeCpuSeconds(pid_) : 0; }
 
 WorkerProcess::WorkerProcess(std::string executable, const CheckContext& context, bool malloc_check)
     : executable_(std::move(executable)),
@@ -85,10 +108,9 @@ void WorkerProcess::Swap(WorkerProcess& other) {
   std::swap(buffer_, other.buffer_);
 }
 
-Status WorkerProcess::WaitReady() {
-  // Loading libtorch takes a while (longer on a busy machine): that is not the SUT's time.
+Status WorkerProcess::WaitReady(double seconds) {
   std::string line;
-  if (ReadLine(kStartupSeconds, line) != Read::kLine || line.find("ready") == std::string::npos) {
+  if (ReadLine(seconds, line) != Read::kLine || line.find("ready") == std::string::npos) {
     const std::string how = Stop();
     return Status::Internal("the worker " + executable_ + " did not start (" + how + ")");
   }
@@ -100,7 +122,11 @@ std::string WorkerProcess::Stop(bool kill_it) {
   if (to_ >= 0) close(to_);
   if (from_ >= 0) close(from_);
   to_ = from_ = -1;
-  if (kill_it) kill(pid_, SIGKILL);
+  // The worker leads its process group: a child it forked for a case (and hangs in) goes with it.
+  if (kill_it) {
+    kill(-pid_, SIGKILL);
+    kill(pid_, SIGKILL);
+  }
   int status = 0;
   waitpid(pid_, &status, 0);
   pid_ = -1;

@@ -1,8 +1,10 @@
 // Worker processes: `convparity worker` (the same binary: fork() after ATen's threads have started
 // is unsafe) runs cases for a parent, so that a SUT that crashes or hangs ends the worker, not the
 // campaign. The protocol, one JSON object a line:
-//   parent → worker: {"id": n, "case": <case>, "suts": [names]}, several ahead; the worker takes
-//     them in order.
+//   parent → worker: {"id": n, "case": <case>, "suts": [names], "fork": [names], "host": [names]},
+//     several ahead; the worker takes them in order. The SUTs named in "fork" run in a child the
+//     worker forks for the case, those in "host" in a copy of the worker forked once and kept
+//     (WorkerPolicy): their crash ends that child, not the worker.
 //   worker → parent: {"ready": true} once started; for request n: {"id": n, "prepared": true,
 //     "oracle_seconds": s} once its inputs and reference are there (s: the oracle's time, which
 //     an adaptive timeout scales), then {"id": n, "outcome": k, "value": <outcome>}
@@ -33,18 +35,26 @@ class WorkerProcess {
 
   bool running() const { return pid_ > 0; }
 
-  // Starts the worker and waits for its "ready" (loading libtorch takes a while).
-  Status Start() {
+  // Starts the worker and waits for its "ready" (loading libtorch takes a while), at most
+  // `seconds`.
+  Status Start(double seconds = kStartupSeconds) {
     CP_RETURN_IF_ERROR(Spawn());
-    return WaitReady();
+    return WaitReady(seconds);
   }
   // The two halves of Start(): a spare worker is spawned ahead and waited for when needed.
   Status Spawn();
-  Status WaitReady();
+  Status WaitReady(double seconds = kStartupSeconds);
+  // Long: loading libtorch on a busy machine is not the SUT's time.
+  static constexpr double kStartupSeconds = 120;
   // Swaps processes with `other` (a spare started ahead).
   void Swap(WorkerProcess& other);
-  // Kills the worker if it is still there; returns how it ended ("killed by SIGSEGV", …).
+  // Kills the worker, and the children it forked for cases, if they are still there; returns how
+  // the worker ended ("killed by SIGSEGV", …).
   std::string Stop(bool kill_it = true);
+  // The CPU seconds the worker and every process below it have used so far (its forked cases, an
+  // exec: child): what a confirming run's limit counts, which load from other processes does not
+  // inflate.
+  double CpuSeconds() const;
   // Writes a whole line; false when the worker is gone.
   bool Send(const std::string& line);
 

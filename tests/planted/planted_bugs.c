@@ -15,11 +15,15 @@
  * - unwritten: leaves the last result element unwritten when the batch is 2 or more.
  * - large-kernel: one too large when any kernel size exceeds 16 (public bugs showed only beyond 16
  *   taps).
+ * - slow: no bug: correct, but it first burns 1.5 s of CPU time on a problem of 1,000,000
+ *   multiply-adds or more, as a slow reference kernel or an interpreter does on a large case. A
+ *   time limit must tell it from a hang (issue 24).
  *
  * Each condition holds on the plainest problem that has its feature, so a 1-minimal case shows it
  * plainly: that is what the triage tests assert (tests/harness/engine/triage_test.cc). */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "convparity_plugin.h"
 #include "examples/naive_conv.h"
@@ -33,10 +37,11 @@ enum {
   HANG,
   UNWRITTEN,
   LARGE_KERNEL,
+  SLOW,
 };
 
 static const char* const kVariantNames[] = {
-    "everywhere", "narrow", "crash", "heap-overflow", "hang", "unwritten", "large-kernel"};
+    "everywhere", "narrow", "crash", "heap-overflow", "hang", "unwritten", "large-kernel", "slow"};
 
 static volatile int64_t g_spin;
 
@@ -85,6 +90,21 @@ static int backward_weight(const convparity_problem* p, const float* a, const fl
   return naive_backward_weight(p, a, b, out);
 }
 
+/* The problem's multiply-adds: every output element of every output channel reduces over the
+ * input channels of its group and the kernel's taps (a transposed problem: the same, swapped). */
+static int64_t macs_of(const convparity_problem* p) {
+  const int64_t* spatial = p->transposed ? p->input : p->output;
+  const int64_t channels = p->transposed ? p->in_channels : p->out_channels;
+  const int64_t per_group = (p->transposed ? p->out_channels : p->in_channels) / p->groups;
+  return count_of(p->batch, channels, spatial, p->rank) *
+         count_of(per_group, 1, p->kernel, p->rank);
+}
+
+static void burn_cpu_seconds(double seconds) {
+  const clock_t start = clock();
+  while ((double)(clock() - start) < seconds * CLOCKS_PER_SEC) ++g_spin;
+}
+
 /* Runs `compute` into `out` (n elements), then plants the variant's bug. */
 static int run(const convparity_problem* p, compute_fn compute, const float* a, const float* b,
                const float* bias, float* out, int64_t n) {
@@ -93,6 +113,7 @@ static int run(const convparity_problem* p, compute_fn compute, const float* a, 
     *(volatile int*)0 = 1;
   if (p->variant == HANG && p->dilation[p->rank - 1] == 3 && p->kernel[p->rank - 1] == 2)
     for (;;) ++g_spin;
+  if (p->variant == SLOW && macs_of(p) >= 1000000) burn_cpu_seconds(1.5);
   if (p->variant == HEAP_OVERFLOW && p->kernel[0] == 2 && p->stride[0] == 2 && p->has_bias) {
     volatile char* block = (volatile char*)malloc(32);
     if (block != NULL) {

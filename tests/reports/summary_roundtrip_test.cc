@@ -273,7 +273,7 @@ TEST(SummaryFromJson, ReadsVersion1SummariesWithoutTheTriagesFields) {
   CampaignSummary s;
   CountFinding(&s, "sig", ConvCase{}, Verdict::kFailed, "sig.json", 3, 0.5);
   CountHit(&s, "sig");
-  CountShrink(&s, "sig", 4, 20, false, 6, 0.5, 10);
+  CountShrink(&s, "sig", 4, 20, false, false, 6, 0.5, 10);
   json j = SummaryJson(s, kTool);
   EXPECT_EQ(j["buckets"][0]["shrink"]["calls"], 20);
   EXPECT_EQ(j["shrinking"]["calls"], 20);
