@@ -9,8 +9,9 @@
 # libopenblas0-serial: ATen's float64 convolution (the oracle) reaches GEMM through the system BLAS,
 # which is netlib's reference one unless OpenBLAS is installed (README, "Speed"). The serial build
 # keeps the oracle on one thread, like ATen's own (aten_conv.h UseOneThread).
-# chromium: the browser test of `convparity report` pages (tests/nightly/report_browser_test.sh),
-# headless, offline.
+# slurm-wlm and munge: the nightly job scripts' test starts a one-node cluster
+# (tests/nightly/slurm_test.sh; nothing is started here). chromium: the browser test of
+# `convparity report` pages (tests/nightly/report_browser_test.sh), headless, offline.
 set -euo pipefail
 
 packages=(
@@ -20,7 +21,7 @@ packages=(
   libxnnpack-dev libpthreadpool-dev libarmnn-dev libarmnn-cpuref-backend22 libdnnl-dev
   libopenblas0-serial
   python3-jsonschema python3-torch python3-hypothesis python3-numpy
-  chromium
+  slurm-wlm munge chromium
 )
 # The JavaScript adapters run on Node.js: Debian's, unless a node is installed already.
 command -v node >/dev/null || packages+=(nodejs)
