@@ -58,7 +58,7 @@ TEST(NightlySummary, MergeIsOneFindingWithHitsAddedAndBothEndsKept) {
   CountHit(&a, "sig", 10, 9.0);
   CountFinding(&b, "sig", ConvCase{}, Verdict::kFailed, "b.json", 1, 1.0);
   CountHit(&b, "sig", 5, 4.0);
-  CountHit(&b, "sig", 7, 6.0);
+  CountHit(&b, "sig", 50, 12.0);  // b saw it last, though a found it first
   MergeSummary(&a, b);
   ASSERT_EQ(a.buckets.size(), 1u);
   const CampaignSummary::Bucket& m = a.buckets.at("sig");
@@ -67,8 +67,8 @@ TEST(NightlySummary, MergeIsOneFindingWithHitsAddedAndBothEndsKept) {
   EXPECT_EQ(m.report_file, "b.json");
   EXPECT_EQ(m.first_seconds, 1.0);
   EXPECT_EQ(m.first_case_index, 1);
-  EXPECT_EQ(m.last_seconds, 9.0);
-  EXPECT_EQ(m.last_case_index, 10);
+  EXPECT_EQ(m.last_seconds, 12.0);
+  EXPECT_EQ(m.last_case_index, 50);
   EXPECT_TRUE(MissingShards(a).empty());
 }
 
