@@ -35,6 +35,16 @@ const std::vector<std::string>& CoverageKeyClasses() {
   return classes;
 }
 
+std::vector<std::string> MissingShards(const CampaignSummary& s) {
+  std::set<std::string> covered = s.merged_shards;
+  covered.insert(ShardText(s.options.shard_index, s.options.shard_count));
+  std::vector<std::string> missing;
+  for (int i = 0; i < s.options.shard_count; ++i)
+    if (!covered.count(ShardText(i, s.options.shard_count)))
+      missing.push_back(ShardText(i, s.options.shard_count));
+  return missing;
+}
+
 bool CampaignSummary::Bucket::SeenBefore(const Bucket& other) const {
   return first_seconds < other.first_seconds ||
          (first_seconds == other.first_seconds && first_case_index < other.first_case_index);
@@ -71,7 +81,9 @@ json SummaryJson(const CampaignSummary& s, const ToolInfo& tool) {
            {"seconds", RealToJson(b.shrink.seconds)},
            {"cases_beside", b.shrink.cases_beside}}},
          {"first_seen",
-          {{"case_index", b.first_case_index}, {"seconds", RealToJson(b.first_seconds)}}}});
+          {{"case_index", b.first_case_index}, {"seconds", RealToJson(b.first_seconds)}}},
+         {"last_seen",
+          {{"case_index", b.last_case_index}, {"seconds", RealToJson(b.last_seconds)}}}});
   int64_t hits = 0;
   for (const auto& [signature, b] : s.buckets) hits += b.hits;
 
@@ -81,15 +93,24 @@ json SummaryJson(const CampaignSummary& s, const ToolInfo& tool) {
     auto it = s.tags.find(tag);
     tags[tag] = it == s.tags.end() ? 0 : it->second;
   }
-  json pairs = json::object();
   const std::vector<std::string>& classes = CoverageKeyClasses();
-  for (size_t i = 0; i < classes.size(); ++i) {
-    for (size_t j = i + 1; j < classes.size(); ++j) {
-      const std::string key = classes[i] + "&" + classes[j];
-      auto it = s.pairs.find(key);
-      pairs[key] = it == s.pairs.end() ? 0 : it->second;
+  auto every_pair = [&](const std::map<std::string, int64_t>& counts) {
+    json pairs = json::object();
+    for (size_t i = 0; i < classes.size(); ++i) {
+      for (size_t j = i + 1; j < classes.size(); ++j) {
+        const std::string key = classes[i] + "&" + classes[j];
+        auto it = counts.find(key);
+        pairs[key] = it == counts.end() ? 0 : it->second;
+      }
     }
-  }
+    return pairs;
+  };
+  const json pairs = every_pair(s.pairs);
+
+  json timeline = json::array();
+  for (const CampaignSummary::TimePoint& p : s.timeline)
+    timeline.push_back(
+        {{"seconds", RealToJson(p.seconds)}, {"cases", p.cases}, {"distinct", p.distinct}});
 
   const double rate = Rate(static_cast<double>(s.cases), s.elapsed_seconds);
   const CampaignSummary::TimeSplit& t = s.time;
@@ -144,13 +165,25 @@ json SummaryJson(const CampaignSummary& s, const ToolInfo& tool) {
         {"protocol", RealToJson(t.protocol)},
         {"idle", RealToJson(t.idle)}}},
       {"coverage",
-       {{"cases", s.covered}, {"tags", tags}, {"pairs", pairs}, {"combinations", s.combinations}}},
+       {{"cases", s.covered},
+        {"tags", tags},
+        {"pairs", pairs},
+        {"pairs_skipped", every_pair(s.pairs_skipped)},
+        {"pairs_failed", every_pair(s.pairs_failed)},
+        {"combinations", s.combinations}}},
       {"slow",
        {{"cases", s.slow.cases},
         {"slowest_seconds", RealToJson(s.slow.slowest_seconds)},
         {"slowest", s.slow.slowest}}},
       {"mistrusted", s.mistrusted},
-      {"skipped", {{"total", s.skipped}, {"reasons", s.skip_reasons}}}};
+      {"skipped", {{"total", s.skipped}, {"reasons", s.skip_reasons}}},
+      {"sut_versions", s.sut_versions},
+      {"mixed_versions", s.mixed_versions},
+      {"incomplete_shards",
+       std::vector<std::string>(s.incomplete_shards.begin(), s.incomplete_shards.end())},
+      {"missing_shards", MissingShards(s)},
+      {"timeline", timeline},
+      {"bound_use", s.bound_use}};
   MakeValidUtf8(&summary);  // SUT names and skip reasons may come from a plugin: any bytes
   return summary;
 }

@@ -1,4 +1,4 @@
-// The campaign summary, convparity.summary/2 (INTERFACES.md): what a run did, what it found, where
+// The campaign summary, convparity.summary/3 (INTERFACES.md): what a run did, what it found, where
 // the time went and which feature classes it actually exercised. reports/ writes and reads it; the
 // campaign counts into it, and per-worker or per-shard summaries add up
 // (harness/engine/summary_counts.h). Its JSON Schema is schema/summary.schema.json.
@@ -21,9 +21,16 @@
 namespace convparity {
 
 // Version 2 adds the triage's fields (findings, shrinking, each bucket's hits and shrink); version
-// 1 files still read, without them.
-constexpr const char* kSummarySchema = "convparity.summary/2";
+// 3 what a merge across machines and a report need (the SUTs' versions, shards that did not finish
+// or are missing, each bucket's last sighting, the series over the run's time, how close the
+// random fills came to their bound). Versions 1 and 2 still read, without them.
+constexpr const char* kSummarySchema = "convparity.summary/3";
+constexpr const char* kSummarySchemaV2 = "convparity.summary/2";
 constexpr const char* kSummarySchemaV1 = "convparity.summary/1";
+
+// Bins of a check's max error/bound (Judgement::max_bound_use) in the random fills: kBoundUseBins
+// of equal width below 1, then one for 1 and above (a failure).
+constexpr size_t kBoundUseBins = 10;
 
 // The classes whose pairwise intersections the coverage table counts ("transposed&grouped", …):
 // where convolution code has its interacting edge cases. "grouped" here means groups > 1,
@@ -67,7 +74,10 @@ struct CampaignSummary {
     int64_t cases = 0;             // discrepancies that fell in this bucket
     int64_t first_case_index = 0;  // the case counter when it was first seen
     double first_seconds = 0;      // seconds into the run when it was first seen
-    int64_t hits = 0;              // discrepancies after the first that fell in this bucket
+    // The latest sighting counted (the first, if no hit said when): summary/3.
+    int64_t last_case_index = 0;
+    double last_seconds = 0;
+    int64_t hits = 0;  // discrepancies after the first that fell in this bucket
     // How its reported (first) finding was shrunk: accepted steps, SUT calls, whether a bound
     // ended the structural pass (the case may then not be 1-minimal), the case's MACs.
     struct Shrink {
@@ -111,6 +121,8 @@ struct CampaignSummary {
   std::map<std::string, int64_t> tags;          // every AllFeatureTagNames() tag
   std::map<std::string, int64_t> pairs;         // "a&b" for each pair of CoverageKeyClasses()
   std::map<std::string, int64_t> combinations;  // exact combination, e.g. "t3d+grouped+kernel>5"
+  // summary/3: the pairs of the checks a SUT skipped, and of those that ended in a discrepancy.
+  std::map<std::string, int64_t> pairs_skipped, pairs_failed;
 
   // Runs that ran out of their first time limit and then finished alone under a longer one
   // (harness/engine/time_limits.h): slow, not hung. The slowest: its SUT's own seconds and what
@@ -130,12 +142,33 @@ struct CampaignSummary {
 
   // Shards merged into this summary besides its own, as "i/N".
   std::set<std::string> merged_shards;
+
+  // summary/3. What each SUT of the run is, as its own code says (SutVersion,
+  // harness/suts/sut_version.h): SUT name → version text. A merge refuses shards whose versions
+  // differ unless told to mix them, and then lists in `mixed_versions` what differed.
+  std::map<std::string, std::string> sut_versions;
+  std::vector<std::string> mixed_versions;
+  // Shards (own or merged) whose run did not end by itself: stopped by a signal, or killed
+  // (their last checkpoint still names them). A shard that is neither listed nor merged is
+  // missing; SummaryJson writes those too.
+  std::set<std::string> incomplete_shards;
+  // The run over its time, a point per checkpoint: checks and distinct findings so far.
+  struct TimePoint {
+    double seconds = 0;
+    int64_t cases = 0, distinct = 0;
+  };
+  std::vector<TimePoint> timeline;
+  // SUT → checks of a random fill judged within or over their bound, by bin of error/bound
+  // (kBoundUseBins + 1 counts).
+  std::map<std::string, std::vector<int64_t>> bound_use;
 };
 
 nlohmann::json SummaryJson(const CampaignSummary& s, const ToolInfo& tool);
 
 // "i/N", as the summary names a shard.
 std::string ShardText(int index, int count);
+// The shards of the campaign `s` belongs to (its own shard count) that it neither ran nor merged.
+std::vector<std::string> MissingShards(const CampaignSummary& s);
 // Every verdict's name, in the order of the Verdict enum.
 std::vector<std::string> VerdictNames();
 

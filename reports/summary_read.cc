@@ -1,4 +1,4 @@
-// SummaryFromJson: the strict reader of convparity.summary/1 (summary_json.h).
+// SummaryFromJson: the strict reader of convparity.summary/1 to /3 (summary_json.h).
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -194,14 +194,15 @@ class Reader {
 Status CheckSchemaName(const json& j) {
   static const json missing;
   const json& schema = j.contains("schema") ? j.at("schema") : missing;  // no copy: any depth
-  if (schema == kSummarySchema || schema == kSummarySchemaV1) return Status::Ok();
+  if (schema == kSummarySchema || schema == kSummarySchemaV2 || schema == kSummarySchemaV1)
+    return Status::Ok();
   const bool other_version =
       schema.is_string() && schema.get<std::string>().rfind("convparity.summary/", 0) == 0;
   return Status::Invalid("field 'schema': " + Describe(schema) +
-                         (other_version
-                              ? " is a version this convparity cannot read (it reads " +
-                                    std::string(kSummarySchema) + " and " + kSummarySchemaV1 + ")"
-                              : " is not a convparity summary"));
+                         (other_version ? " is a version this convparity cannot read (it reads " +
+                                              std::string(kSummarySchema) + ", " +
+                                              kSummarySchemaV2 + " and " + kSummarySchemaV1 + ")"
+                                        : " is not a convparity summary"));
 }
 
 void ReadOptions(Reader& r, const Node& n, CampaignSummary::Options* o) {
@@ -246,7 +247,7 @@ void ReadBuckets(Reader& r, const Node& n, CampaignSummary* s) {
   for (const Node& item : r.Items(n)) {
     if (!r.Object(item,
                   {"signature", "report", "sut", "direction", "verdict", "cases", "first_seen"},
-                  {"hits", "shrink"}))
+                  {"hits", "shrink", "last_seen"}))
       return;
     const std::string signature = r.String(r(item, "signature"));
     if (signature.empty()) r.Error(r(item, "signature"), "empty");
@@ -265,6 +266,14 @@ void ReadBuckets(Reader& r, const Node& n, CampaignSummary* s) {
     r.Object(first, {"case_index", "seconds"});
     b.first_case_index = r.Count(r(first, "case_index"));
     b.first_seconds = r.Real(r(first, "seconds"));
+    b.last_case_index = b.first_case_index;  // versions 1 and 2 know only the first
+    b.last_seconds = b.first_seconds;
+    if (item.v.contains("last_seen")) {
+      const Node last = r(item, "last_seen");
+      r.Object(last, {"case_index", "seconds"});
+      b.last_case_index = r.Count(r(last, "case_index"));
+      b.last_seconds = r.Real(r(last, "seconds"));
+    }
     // Version 1 has neither: every case after the first was a hit, and nothing says how it shrank.
     b.hits = item.v.contains("hits") ? r.Count(r(item, "hits")) : std::max<int64_t>(b.cases - 1, 0);
     if (item.v.contains("shrink")) {
@@ -286,7 +295,7 @@ void ReadBuckets(Reader& r, const Node& n, CampaignSummary* s) {
 }
 
 void ReadCoverage(Reader& r, const Node& n, CampaignSummary* s) {
-  r.Object(n, {"cases", "tags", "pairs", "combinations"});
+  r.Object(n, {"cases", "tags", "pairs", "combinations"}, {"pairs_skipped", "pairs_failed"});
   s->covered = r.Count(r(n, "cases"));
   // SummaryJson lists every tag and pair, zeros included; the summary keeps only those seen.
   const Node tags = r(n, "tags");
@@ -295,7 +304,41 @@ void ReadCoverage(Reader& r, const Node& n, CampaignSummary* s) {
     if (count != 0) s->tags[tag] = count;
   for (const auto& [pair, count] : r.Counts(r(n, "pairs")))
     if (count != 0) s->pairs[pair] = count;
+  for (const auto& [name, field] :
+       {std::pair{"pairs_skipped", &s->pairs_skipped}, std::pair{"pairs_failed", &s->pairs_failed}})
+    if (n.v.is_object() && n.v.contains(name))  // version 3
+      for (const auto& [pair, count] : r.Counts(r(n, name)))
+        if (count != 0) (*field)[pair] = count;
   s->combinations = r.Counts(r(n, "combinations"));
+}
+
+// The fields version 3 adds, each optional: a version 1 or 2 file has none of them.
+void ReadVersion3(Reader& r, const Node& root, CampaignSummary* s) {
+  const json& j = root.v;
+  if (j.contains("sut_versions"))
+    for (const auto& [sut, version] : r.Members(r(root, "sut_versions")))
+      s->sut_versions[sut] = r.String(version);
+  if (j.contains("mixed_versions")) s->mixed_versions = r.Strings(r(root, "mixed_versions"));
+  if (j.contains("incomplete_shards"))
+    for (const Node& item : r.Items(r(root, "incomplete_shards"))) {
+      const auto [index, count] = r.Shard(item);
+      s->incomplete_shards.insert(ShardText(index, count));
+    }
+  if (j.contains("missing_shards"))  // derived from the shards: checked, not read
+    for (const Node& item : r.Items(r(root, "missing_shards"))) r.Shard(item);
+  if (j.contains("timeline"))
+    for (const Node& item : r.Items(r(root, "timeline"))) {
+      r.Object(item, {"seconds", "cases", "distinct"});
+      s->timeline.push_back(
+          {r.Real(r(item, "seconds")), r.Count(r(item, "cases")), r.Count(r(item, "distinct"))});
+    }
+  if (j.contains("bound_use"))
+    for (const auto& [sut, bins] : r.Members(r(root, "bound_use"))) {
+      std::vector<int64_t>& counts = s->bound_use[sut];
+      for (const Node& bin : r.Items(bins)) counts.push_back(r.Count(bin));
+      if (counts.size() != kBoundUseBins + 1)
+        r.Error(bins, "expected " + std::to_string(kBoundUseBins + 1) + " counts");
+    }
 }
 
 }  // namespace
@@ -309,7 +352,8 @@ Result<CampaignSummary> SummaryFromJson(const json& j, ToolInfo* tool) {
   r.Object(root,
            {"schema", "tool", "options", "shards", "start_time", "end_time", "elapsed_seconds",
             "cases", "buckets", "throughput", "time_seconds", "coverage", "mistrusted", "skipped"},
-           {"findings", "shrinking", "slow"});
+           {"findings", "shrinking", "slow", "sut_versions", "mixed_versions", "incomplete_shards",
+            "missing_shards", "timeline", "bound_use"});
   CampaignSummary s;
 
   const Node t = r(root, "tool");
@@ -386,6 +430,8 @@ Result<CampaignSummary> SummaryFromJson(const json& j, ToolInfo* tool) {
   r.Object(skipped, {"total", "reasons"});
   s.skipped = r.Count(r(skipped, "total"));
   s.skip_reasons = r.Counts(r(skipped, "reasons"));
+
+  ReadVersion3(r, root, &s);
 
   if (!r.status().ok()) return r.status();
   if (tool) *tool = info;

@@ -9,6 +9,9 @@
 # libopenblas0-serial: ATen's float64 convolution (the oracle) reaches GEMM through the system BLAS,
 # which is netlib's reference one unless OpenBLAS is installed (README, "Speed"). The serial build
 # keeps the oracle on one thread, like ATen's own (aten_conv.h UseOneThread).
+# slurm-wlm and munge: the nightly job scripts' test starts a one-node cluster
+# (tests/nightly/slurm_test.sh; nothing is started here). chromium: the browser test of
+# `convparity report` pages (tests/nightly/report_browser_test.sh), headless, offline.
 set -euo pipefail
 
 packages=(
@@ -18,6 +21,7 @@ packages=(
   libxnnpack-dev libpthreadpool-dev libarmnn-dev libarmnn-cpuref-backend22 libdnnl-dev
   libopenblas0-serial
   python3-jsonschema python3-torch python3-hypothesis python3-numpy
+  slurm-wlm munge chromium
 )
 # The JavaScript adapters run on Node.js: Debian's, unless a node is installed already.
 command -v node >/dev/null || packages+=(nodejs)
@@ -35,13 +39,14 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# The npm packages of the adapters (adapters/*/package-lock.json: pinned versions), installed from
-# the lock file with install scripts off (onnxruntime-node's would download more; the library it
-# bundles runs as it is). npm's cache (~/.npm) keeps them: later installs work offline. Nothing is
-# downloaded at run time. Without the registry an adapter is reported unavailable (`convparity
-# list`) and its tests are skipped; nothing else fails.
+# The npm packages of the adapters (adapters/*/package-lock.json: pinned versions), and the
+# plotting library `convparity report` inlines into its pages (reports/html/package-lock.json),
+# installed from the lock file with install scripts off (onnxruntime-node's would download more;
+# the library it bundles runs as it is). npm's cache (~/.npm) keeps them: later installs work
+# offline. Nothing is downloaded at run time. Without the registry an adapter is reported
+# unavailable (`convparity list`) and its tests are skipped; nothing else fails.
 cd "$(dirname "$0")/.."
-for lock in adapters/*/package-lock.json; do
+for lock in adapters/*/package-lock.json reports/html/package-lock.json; do
   dir=$(dirname "$lock")
   stamp=$dir/node_modules/.convparity-installed
   want=$(sha256sum "$lock" | cut -d' ' -f1)
@@ -52,7 +57,7 @@ for lock in adapters/*/package-lock.json; do
     echo "$want" >"$stamp"
     echo "setup: installed the npm packages of $dir"
   else
-    echo "setup: the adapter in $dir is unavailable: npm ci failed ($(grep -m1 -i 'err' "$log" ||
+    echo "setup: the packages of $dir are unavailable: npm ci failed ($(grep -m1 -i 'err' "$log" ||
       tail -n 1 "$log")); its tests will be skipped"
   fi
   rm -f "$log"

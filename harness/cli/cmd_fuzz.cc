@@ -1,6 +1,8 @@
 // `convparity fuzz`: a campaign. Each new bucket is written at once (minimized case into
 // <out>/corpus/, report into <out>/reports/), and <out>/summary.json is rewritten at every
 // checkpoint, all atomically: a campaign killed at any moment loses nothing it had reported.
+// Every checkpoint's summary names the run's shard incomplete; the last one, written when the
+// campaign ends by itself, does not, so a merge can tell a shard that was cancelled or died.
 #include <cstdio>
 
 #include "core/descriptor.h"
@@ -10,11 +12,29 @@
 #include "harness/io/files.h"
 #include "harness/suts/sut_config.h"
 #include "harness/suts/sut_registry.h"
+#include "harness/suts/sut_version.h"
 #include "reports/json_values.h"
 #include "reports/report_json.h"
 #include "reports/summary_json.h"
 
 namespace convparity {
+namespace {
+
+// A night's campaign checkpoints thousands of times: past kMaxTimePoints, every other point goes
+// (the first and the newest stay), so the series keeps its shape in a summary of bounded size.
+constexpr size_t kMaxTimePoints = 240;
+
+void AddTimePoint(std::vector<CampaignSummary::TimePoint>* series,
+                  const CampaignSummary::TimePoint& point) {
+  series->push_back(point);
+  if (series->size() <= kMaxTimePoints) return;
+  std::vector<CampaignSummary::TimePoint> thinned;
+  for (size_t i = 0; i < series->size(); i += 2) thinned.push_back((*series)[i]);
+  if (thinned.back().seconds != point.seconds) thinned.push_back(point);
+  *series = std::move(thinned);
+}
+
+}  // namespace
 
 int RunFuzz(const CommonFlags& f, const CheckContext& context) {
   CampaignOptions o;
@@ -48,6 +68,17 @@ int RunFuzz(const CommonFlags& f, const CheckContext& context) {
   o.quiet = f.quiet;
 
   const ToolInfo tool = CurrentToolInfo();
+  Result<std::map<std::string, std::string>> versions =
+      SutVersions(o.suts.empty() ? OurSutNames() : o.suts, context.suts);
+  if (!versions.ok()) return Fail(versions.status());
+  std::vector<CampaignSummary::TimePoint> timeline;
+  // What each checkpoint adds to the summary the campaign counted: versions, the series so far.
+  auto stamped = [&](CampaignSummary summary, bool complete) {
+    summary.sut_versions = *versions;
+    summary.timeline = timeline;
+    if (!complete) summary.incomplete_shards.insert(ShardText(o.shard_index, o.shard_count));
+    return summary;
+  };
   const std::string corpus = f.corpus.empty() ? f.out + "/corpus" : f.corpus;
   Status io_error;
   CampaignHooks hooks;
@@ -72,16 +103,22 @@ int RunFuzz(const CommonFlags& f, const CheckContext& context) {
                 report_path.c_str());
     std::fflush(stdout);
   };
-  hooks.on_checkpoint = [&](const CampaignSummary& summary) {
+  auto write_summary = [&](const CampaignSummary& summary) {
     if (Status st =
             WriteFileAtomically(f.out + "/summary.json", JsonFileText(SummaryJson(summary, tool)));
         !st.ok())
       io_error = st;
   };
+  hooks.on_checkpoint = [&](const CampaignSummary& summary) {
+    AddTimePoint(&timeline, {summary.elapsed_seconds, summary.cases,
+                             static_cast<int64_t>(summary.buckets.size())});
+    write_summary(stamped(summary, /*complete=*/false));
+  };
   Result<CampaignSummary> result = RunCampaign(o, hooks);
   if (!result.ok()) return Fail(result.status());
+  const CampaignSummary s = stamped(*result, /*complete=*/!CampaignStopRequested());
+  write_summary(s);
   if (!io_error.ok()) return Fail(io_error);
-  const CampaignSummary& s = *result;
   int64_t hits = 0;
   for (const auto& [signature, bucket] : s.buckets) hits += bucket.hits;
   std::printf(

@@ -17,7 +17,11 @@
 //
 // Everything is read and checked before anything is written. DIR keeps what it held, and may be
 // one of the runs (to add a late shard to an earlier merge). Runs whose cases overlap are refused:
-// their counts would be added twice. Exit 0 when merged, 2 on bad input.
+// their counts would be added twice. So are runs made by another convparity, LibTorch or version
+// of a SUT they share (each summary says which, summary/3), unless --mix-versions: the merged
+// summary then lists what differed ("mixed_versions"). Shards of the campaign that no run covers
+// are named missing, and runs that did not end by themselves (cancelled, killed: their last
+// checkpoint says so) incomplete, on stderr and in the summary. Exit 0 when merged, 2 on bad input.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -184,13 +188,34 @@ Result<size_t> MergeCorpora(const std::vector<Run>& runs, const fs::path& corpus
   return seen.size();
 }
 
+// What differs between the versions that made `a` and those that made `b`: convparity's,
+// LibTorch's, and each SUT's that both ran. Empty when they agree.
+std::vector<std::string> VersionDifferences(const Run& a, const Run& b) {
+  std::vector<std::string> differences;
+  auto differ = [&](const std::string& what, const std::string& x, const std::string& y) {
+    if (x != y) differences.push_back(what + " '" + y + "' (" + a.dir + ": '" + x + "')");
+  };
+  differ("convparity", a.tool.version, b.tool.version);
+  differ("LibTorch", a.tool.torch_version, b.tool.torch_version);
+  for (const auto& [sut, version] : a.summary.sut_versions)
+    if (auto theirs = b.summary.sut_versions.find(sut); theirs != b.summary.sut_versions.end())
+      differ("SUT " + sut, version, theirs->second);
+  return differences;
+}
+
+std::string Joined(const std::vector<std::string>& items, const char* separator = ", ") {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : separator) + item;
+  return text;
+}
+
 std::string Plural(size_t n, const char* noun) {
   return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
 
 }  // namespace
 
-int RunMerge(const std::vector<std::string>& dirs, const CommonFlags& f) {
+int RunMerge(const std::vector<std::string>& dirs, const CommonFlags& f, bool mix_versions) {
   std::vector<Run> runs;
   for (const std::string& dir : dirs) {
     Result<Run> run = ReadRun(dir);
@@ -199,6 +224,16 @@ int RunMerge(const std::vector<std::string>& dirs, const CommonFlags& f) {
   }
   if (runs.empty()) return Fail(Status::Invalid("merge: no run folders given"));
   if (Status st = CheckDisjoint(runs); !st.ok()) return Fail(st);
+  std::vector<std::string> mixed;
+  for (size_t r = 1; r < runs.size(); ++r) {
+    const std::vector<std::string> differences = VersionDifferences(runs[0], runs[r]);
+    if (differences.empty()) continue;
+    if (!mix_versions)
+      return Fail(Status::Invalid(runs[r].dir + " was made by other versions than " + runs[0].dir +
+                                  ": " + Joined(differences, "; ") +
+                                  " (--mix-versions merges them anyway)"));
+    mixed.push_back(runs[r].dir + ": " + Joined(differences, "; "));
+  }
   Result<std::map<std::string, ReportSource>> reports = ChooseReports(runs);
   if (!reports.ok()) return Fail(reports.status());
 
@@ -207,15 +242,13 @@ int RunMerge(const std::vector<std::string>& dirs, const CommonFlags& f) {
   for (size_t r = 1; r < runs.size(); ++r) {
     MergeSummary(&merged, runs[r].summary);
     buckets_found += runs[r].summary.buckets.size();
-    const ToolInfo& t = runs[r].tool;
-    if (t.version != runs[0].tool.version || t.torch_version != runs[0].tool.torch_version)
-      std::fprintf(stderr,
-                   "convparity: warning: %s was made by convparity %s with LibTorch %s, %s "
-                   "by %s with %s; the merged summary names the latter\n",
-                   runs[r].dir.c_str(), t.version.c_str(), t.torch_version.c_str(),
-                   runs[0].dir.c_str(), runs[0].tool.version.c_str(),
-                   runs[0].tool.torch_version.c_str());
+    // A SUT only later runs checked keeps its version; one they share is the first run's.
+    merged.sut_versions.insert(runs[r].summary.sut_versions.begin(),
+                               runs[r].summary.sut_versions.end());
   }
+  merged.mixed_versions.insert(merged.mixed_versions.end(), mixed.begin(), mixed.end());
+  for (const std::string& line : mixed)
+    std::fprintf(stderr, "convparity: warning: versions mixed: %s\n", line.c_str());
 
   const fs::path out(f.out);
   Result<size_t> corpus_cases = MergeCorpora(runs, out / "corpus");
@@ -237,6 +270,18 @@ int RunMerge(const std::vector<std::string>& dirs, const CommonFlags& f) {
       !st.ok())
     return Fail(st);
 
+  const std::vector<std::string> missing_shards = MissingShards(merged);
+  if (!missing_shards.empty())
+    std::fprintf(stderr, "convparity: warning: %s of %d missing: %s\n",
+                 Plural(missing_shards.size(), "shard").c_str(), merged.options.shard_count,
+                 Joined(missing_shards).c_str());
+  if (!merged.incomplete_shards.empty())
+    std::fprintf(
+        stderr,
+        "convparity: warning: %s incomplete (stopped or killed before its budget; "
+        "merged with what it had written): %s\n",
+        Plural(merged.incomplete_shards.size(), "shard").c_str(),
+        Joined({merged.incomplete_shards.begin(), merged.incomplete_shards.end()}).c_str());
   std::printf("merged %s: %lld checks, %s (%s collapsed), %s; summary in %s\n",
               Plural(runs.size(), "run").c_str(), static_cast<long long>(merged.cases),
               Plural(merged.buckets.size(), "bucket").c_str(),

@@ -88,6 +88,20 @@ void AddCommonFlags(CLI::App* cmd, CommonFlags& f) {
   cmd->add_flag("--json", f.json, "machine-readable output");
 }
 
+// What a command that replays cases from run folders takes: what SUT names stand for, the limits,
+// the workers. Not --out, which such a command gives a meaning of its own.
+void AddReplayFlags(CLI::App* cmd, CommonFlags& f) {
+  cmd->add_option("--sut-map", f.sut_map, "NAME=SPEC: the SUT name NAME stands for SPEC");
+  cmd->add_option("--config", f.config, "a JSON file {\"schema\": \"convparity.config/1\", ...}");
+  cmd->add_option("--allow-sut", f.allow_sut, "let the runs' cases name this plugin:/exec: SUT");
+  cmd->add_option("--jobs", f.jobs, "worker processes (default: one per core)")
+      ->check(CLI::Range(1, 256));
+  cmd->add_option("--timeout", f.timeout, "seconds a SUT may take on one case before it is hung")
+      ->check(NumberFrom(0, true, HUGE_VAL, "a number of seconds > 0"));
+  cmd->add_flag("--no-isolation", f.no_isolation, "run SUTs in this process (no crash isolation)");
+  cmd->add_flag("--json", f.json, "machine-readable output");
+}
+
 void StopOnSignal(int) { RequestCampaignStop(); }
 
 int Main(int argc, char** argv) {
@@ -169,6 +183,23 @@ int Main(int argc, char** argv) {
   merge->add_option("runs", inputs, "--out folders of convparity fuzz runs")->required();
   // Required: the default output folder is where a fuzz run writes, the likeliest of inputs.
   merge->add_option("--out", flags.out, "the merged output folder")->required();
+  bool mix_versions = false;
+  merge->add_flag("--mix-versions", mix_versions,
+                  "merge runs made by different versions of convparity, LibTorch or a SUT (the "
+                  "merged summary lists what differed)");
+  CLI::App* compare = app.add_subcommand(
+      "compare", "last night's run folder against tonight's: new, still failing, fixed, not drawn");
+  std::string before, after, compare_out;
+  compare->add_option("before", before, "the earlier run (a fuzz --out folder or a merge)")
+      ->required();
+  compare->add_option("after", after, "the later run")->required();
+  compare->add_option("--out", compare_out, "write the comparison (convparity.comparison/1) here");
+  CLI::App* report = app.add_subcommand(
+      "report", "a campaign's self-contained HTML page: at a glance, findings, plots");
+  std::string report_folder, baseline, report_out;
+  report->add_option("run", report_folder, "a fuzz --out folder or a merge")->required();
+  report->add_option("--baseline", baseline, "an earlier run to compare with (as compare does)");
+  report->add_option("-o,--output", report_out, "the HTML file to write")->required();
   CLI::App* worker = app.add_subcommand("worker", "(internal) run cases for a parent process");
   worker->group("");          // hidden from --help
   std::string worker_limits;  // LimitsArgument of the parent's check context
@@ -177,6 +208,8 @@ int Main(int argc, char** argv) {
   worker->add_option("--suts", worker_suts, "what the user's SUT names stand for");
   for (CLI::App* cmd : {fuzz, repro, check, shrink, list, import, import_fuzz, export_seeds})
     AddCommonFlags(cmd, flags);
+  AddReplayFlags(compare, flags);
+  AddReplayFlags(report, flags);
 
   // CLI11 says only "A subcommand is required" for a missing or an unknown command.
   if (argc < 2 || argv[1][0] != '-') {
@@ -236,7 +269,9 @@ int Main(int argc, char** argv) {
   if (check->parsed()) return RunCheck(inputs, flags, context, junit, summary);
   if (shrink->parsed()) return RunShrink(case_path, flags, context);
   if (import->parsed()) return RunImportBenchdnn(inputs, flags, scale, driver, dry_run);
-  if (merge->parsed()) return RunMerge(inputs, flags);
+  if (merge->parsed()) return RunMerge(inputs, flags, mix_versions);
+  if (compare->parsed()) return RunCompare(before, after, compare_out, flags, context);
+  if (report->parsed()) return RunReport(report_folder, baseline, report_out, flags, context);
   if (import_fuzz->parsed())
     return RunImportFuzzInput(inputs, flags, context.suts, import_fuzz->count("--max-macs") > 0);
   if (export_seeds->parsed() && export_seeds->count("--out") == 0) {

@@ -210,7 +210,7 @@ class Campaign {
     }
     auto landed = landed_.find(original);
     if (landed != landed_.end())
-      CountHit(&summary_, landed->second);
+      CountHit(&summary_, landed->second, seen.index, Elapsed());
     else
       ++waiting_hits_[original];
   }
@@ -278,7 +278,7 @@ class Campaign {
                 f.shrink_bound_hit, f.shrink_cut_short, f.minimized.problem.macs(), seconds,
                 generated_ - cases_at_start);
     if (auto waiting = waiting_hits_.find(original_signature); waiting != waiting_hits_.end()) {
-      for (int64_t k = 0; k < waiting->second; ++k) CountHit(&summary_, f.bucket);
+      for (int64_t k = 0; k < waiting->second; ++k) CountHit(&summary_, f.bucket, index, Elapsed());
       waiting_hits_.erase(waiting);
     }
     if (o_.stop_after_buckets > 0 &&
@@ -345,6 +345,7 @@ class Campaign {
 }  // namespace
 
 void RequestCampaignStop() { g_stop = true; }
+bool CampaignStopRequested() { return g_stop; }
 
 Result<CampaignSummary> RunCampaign(const CampaignOptions& options, const CampaignHooks& hooks) {
   std::vector<std::string> suts = options.suts.empty() ? OurSutNames() : options.suts;

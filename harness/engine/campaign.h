@@ -54,5 +54,8 @@ Result<CampaignSummary> RunCampaign(const CampaignOptions& options, const Campai
 
 // Asks a running campaign to stop after the cases in flight (for SIGINT / SIGTERM handlers).
 void RequestCampaignStop();
+// Whether the last campaign was asked to stop: it ended before its budget, and its summary names
+// its shard incomplete.
+bool CampaignStopRequested();
 
 }  // namespace convparity

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <set>
 #include <vector>
 
 #include "core/descriptor.h"
@@ -29,11 +30,52 @@ std::string CombinationKey(const ConvProblem& p, const std::vector<std::string>&
   return key;
 }
 
+// Moves a bucket's last sighting to (index, seconds) when that came later.
+void SeenAgain(CampaignSummary::Bucket* b, int64_t case_index, double seconds) {
+  if (case_index < 0 || seconds < 0) return;
+  if (seconds > b->last_seconds ||
+      (seconds == b->last_seconds && case_index > b->last_case_index)) {
+    b->last_seconds = seconds;
+    b->last_case_index = case_index;
+  }
+}
+
+// Which bin of CampaignSummary::bound_use an error/bound falls in.
+size_t BoundUseBin(double use) {
+  if (!(use < 1)) return kBoundUseBins;  // NaN too: no bound held
+  return std::min(static_cast<size_t>(std::max(use, 0.0) * kBoundUseBins),
+                  static_cast<size_t>(kBoundUseBins - 1));
+}
+
 void AddReason(std::map<std::string, int64_t>* reasons, const std::string& reason, int64_t n) {
   std::string key = reason.empty() ? "(no reason given)" : reason.substr(0, kMaxReasonBytes);
   if (!reasons->count(key) && reasons->size() >= CampaignSummary::kMaxSkipReasons)
     key = CampaignSummary::kOtherReasons;
   (*reasons)[key] += n;
+}
+
+// Each run's series is a step function of its own time (its cases so far); the merged one is their
+// sum at every time either has a point. Distinct findings are recounted from the merged buckets'
+// first sightings, so that a bucket two shards found counts once.
+void MergeTimelines(CampaignSummary* s, const CampaignSummary& other) {
+  using Point = CampaignSummary::TimePoint;
+  const std::vector<Point> a = s->timeline, &b = other.timeline;
+  if (b.empty()) return;
+  auto cases_at = [](const std::vector<Point>& series, double t) {
+    int64_t cases = 0;
+    for (const Point& p : series)
+      if (p.seconds <= t) cases = p.cases;
+    return cases;
+  };
+  std::set<double> times;
+  for (const Point& p : a) times.insert(p.seconds);
+  for (const Point& p : b) times.insert(p.seconds);
+  s->timeline.clear();
+  for (double t : times) {
+    int64_t distinct = 0;
+    for (const auto& [signature, bucket] : s->buckets) distinct += bucket.first_seconds <= t;
+    s->timeline.push_back({t, cases_at(a, t) + cases_at(b, t), distinct});
+  }
 }
 
 }  // namespace
@@ -64,15 +106,30 @@ void CountCase(CampaignSummary* s, const ConvCase& c, const CaseOutcome& outcome
     ++s->skipped;
     AddReason(&s->skip_reasons, outcome.reason, 1);
   }
-  if (outcome.verdict == Verdict::kSkipped || outcome.verdict == Verdict::kInvalid) return;
-  ++s->covered;
+  if (outcome.verdict == Verdict::kInvalid) return;
   const std::vector<std::string> t = FeatureTags(c.problem);
-  for (const std::string& tag : t) ++s->tags[tag];
   std::vector<std::string> present;
   for (const std::string& k : CoverageKeyClasses())
     if (HasClass(t, k)) present.push_back(k);
-  for (size_t i = 0; i < present.size(); ++i)
-    for (size_t j = i + 1; j < present.size(); ++j) ++s->pairs[present[i] + "&" + present[j]];
+  auto count_pairs = [&](std::map<std::string, int64_t>* pairs) {
+    for (size_t i = 0; i < present.size(); ++i)
+      for (size_t j = i + 1; j < present.size(); ++j) ++(*pairs)[present[i] + "&" + present[j]];
+  };
+  if (outcome.verdict == Verdict::kSkipped) {
+    count_pairs(&s->pairs_skipped);
+    return;
+  }
+  if (IsDiscrepancy(outcome.verdict)) count_pairs(&s->pairs_failed);
+  // The random fills are judged against a bound; how close they come to it is the kernel's margin.
+  if (c.fill != Fill::kExact &&
+      (outcome.verdict == Verdict::kPassed || outcome.verdict == Verdict::kFailed)) {
+    std::vector<int64_t>& bins = s->bound_use[sut];
+    bins.resize(kBoundUseBins + 1, 0);
+    ++bins[BoundUseBin(outcome.judgement.max_bound_use)];
+  }
+  ++s->covered;
+  for (const std::string& tag : t) ++s->tags[tag];
+  count_pairs(&s->pairs);
   ++s->combinations[CombinationKey(c.problem, t)];
 }
 
@@ -86,18 +143,21 @@ void CountFinding(CampaignSummary* s, const std::string& signature, const ConvCa
     b.sut = minimized.sut;
     b.direction = DirectionName(minimized.direction);
     b.verdict = VerdictName(verdict);
-    b.first_case_index = case_index;
-    b.first_seconds = seconds;
+    b.first_case_index = b.last_case_index = case_index;
+    b.first_seconds = b.last_seconds = seconds;
   } else {
     ++b.hits;
+    SeenAgain(&b, case_index, seconds);
   }
   ++b.cases;
 }
 
-void CountHit(CampaignSummary* s, const std::string& signature) {
+void CountHit(CampaignSummary* s, const std::string& signature, int64_t case_index,
+              double seconds) {
   CampaignSummary::Bucket& b = s->buckets[signature];
   ++b.cases;
   ++b.hits;
+  SeenAgain(&b, case_index, seconds);
 }
 
 void CountShrink(CampaignSummary* s, const std::string& signature, int64_t steps, int64_t calls,
@@ -132,10 +192,21 @@ void MergeSummary(CampaignSummary* s, const CampaignSummary& other) {
     if (inserted) continue;
     CampaignSummary::Bucket& ours = it->second;
     const int64_t total = ours.cases + theirs.cases;
+    const CampaignSummary::Bucket before = ours;
     if (theirs.SeenBefore(ours) || ours.report_file.empty()) ours = theirs;
     ours.cases = total;
     ours.hits = total - 1;  // one report for both: every sighting but the first is a hit
+    ours.last_case_index = before.last_case_index;
+    ours.last_seconds = before.last_seconds;
+    SeenAgain(&ours, theirs.last_case_index, theirs.last_seconds);
   }
+  MergeTimelines(s, other);
+  for (const auto& [sut, bins] : other.bound_use) {
+    std::vector<int64_t>& ours = s->bound_use[sut];
+    ours.resize(std::max(ours.size(), bins.size()), 0);
+    for (size_t k = 0; k < bins.size(); ++k) ours[k] += bins[k];
+  }
+  s->incomplete_shards.insert(other.incomplete_shards.begin(), other.incomplete_shards.end());
   s->shrinking.triaged += other.shrinking.triaged;
   s->shrinking.steps += other.shrinking.steps;
   s->shrinking.calls += other.shrinking.calls;
@@ -156,6 +227,8 @@ void MergeSummary(CampaignSummary* s, const CampaignSummary& other) {
   s->covered += other.covered;
   for (const auto& [k, n] : other.tags) s->tags[k] += n;
   for (const auto& [k, n] : other.pairs) s->pairs[k] += n;
+  for (const auto& [k, n] : other.pairs_skipped) s->pairs_skipped[k] += n;
+  for (const auto& [k, n] : other.pairs_failed) s->pairs_failed[k] += n;
   for (const auto& [k, n] : other.combinations) s->combinations[k] += n;
   s->slow.cases += other.slow.cases;
   if (other.slow.slowest_seconds > s->slow.slowest_seconds) {

@@ -20,15 +20,19 @@ void CountCase(CampaignSummary* s, const ConvCase& c, const CaseOutcome& outcome
 void CountFinding(CampaignSummary* s, const std::string& signature, const ConvCase& minimized,
                   Verdict verdict, const std::string& report_file, int64_t case_index,
                   double seconds);
-// A discrepancy counted in an existing bucket (its minimal case's signature is the bucket's).
-void CountHit(CampaignSummary* s, const std::string& signature);
+// A discrepancy counted in an existing bucket (its minimal case's signature is the bucket's),
+// seen at case `case_index`, `seconds` into the run: the bucket's last sighting when later than
+// the one it has (negative: not known, the last sighting stays).
+void CountHit(CampaignSummary* s, const std::string& signature, int64_t case_index = -1,
+              double seconds = -1);
 // A triage's cost; the first one of a bucket is its reported finding's. `cases_beside`: cases the
 // campaign's workers checked while it ran.
 void CountShrink(CampaignSummary* s, const std::string& signature, int64_t steps, int64_t calls,
                  bool bound_hit, bool cut_short, int64_t macs, double seconds,
                  int64_t cases_beside);
 // Adds `other` (another worker's or shard's) to `s`: counts and times add up, start/end widen,
-// elapsed is the longer one, a bucket keeps its earliest sighting. Options stay those of `s`.
+// elapsed is the longer one, a bucket keeps its earliest sighting and its latest, the series over
+// time add up. Options, SUT versions and the record of mixed versions stay those of `s`.
 void MergeSummary(CampaignSummary* s, const CampaignSummary& other);
 
 }  // namespace convparity

@@ -75,7 +75,7 @@ contains "$tmp/out" '^UNEXPECTED .*/gate/bug.json: .*: expected passed, got fail
 expect 1 fuzz-finds -- "$cp" fuzz --sut known-bug:tvm-7912 --direction fwd --cases 300 --seed 5 --out "$tmp/run" --quiet
 ls "$tmp/run/reports/"*.json >/dev/null 2>&1 && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL fuzz-report"; }
 ls "$tmp/run/corpus/"*.json >/dev/null 2>&1 && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL fuzz-corpus"; }
-contains "$tmp/run/summary.json" '"convparity.summary/2"' fuzz-summary
+contains "$tmp/run/summary.json" '"convparity.summary/3"' fuzz-summary
 expect 1 replay-finding -- "$cp" check "$tmp/run/corpus"
 expect 0 fuzz-ours-clean -- "$cp" fuzz --cases 60 --seed 5 --jobs 2 --out "$tmp/clean" --quiet
 # Without --jobs a campaign runs a worker per core; its progress lines give the rate and the time

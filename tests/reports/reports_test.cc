@@ -465,12 +465,16 @@ TEST(CampaignSummary, CountFeedsVerdictsCoverageAndTime) {
 
 TEST(CampaignSummary, JsonHoldsEveryFieldOfInterfacesMd) {
   const json j = SummaryJson(Fed(), kTool);
-  ExpectKeys(j,
-             {"schema", "tool", "options", "shards", "start_time", "end_time", "elapsed_seconds",
-              "cases", "buckets", "findings", "shrinking", "throughput", "time_seconds", "coverage",
-              "mistrusted", "skipped"},
+  ExpectKeys(j, {"schema",       "tool",           "options",           "shards",
+                 "start_time",   "end_time",       "elapsed_seconds",   "cases",
+                 "buckets",      "findings",       "shrinking",         "throughput",
+                 "time_seconds", "coverage",       "mistrusted",        "skipped",
+                 "sut_versions", "mixed_versions", "incomplete_shards", "missing_shards",
+                 "timeline",     "bound_use"},
              "summary");
-  EXPECT_EQ(j["schema"], "convparity.summary/2");
+  EXPECT_EQ(j["schema"], "convparity.summary/3");
+  // Shard 1 of 4 alone: the other three are missing.
+  EXPECT_EQ(j["missing_shards"], (json{"0/4", "2/4", "3/4"}));
   // Triage (summary/2): distinct findings apart from hits; the second sighting of sig-a is a hit.
   EXPECT_EQ(j["findings"], (json{{"distinct", 1}, {"hits", 1}, {"untriaged", 0}}));
   EXPECT_EQ(j["buckets"][0]["hits"], 1);

@@ -118,6 +118,8 @@ CampaignSummary GenSummary() {
     b.cases = *GenCount();
     b.first_case_index = *GenCount();
     b.first_seconds = *GenReal();
+    b.last_case_index = *GenCount();
+    b.last_seconds = *GenReal();
     s.buckets[signature] = b;
   }
   CampaignSummary::TimeSplit& t = s.time;
@@ -127,6 +129,8 @@ CampaignSummary GenSummary() {
   s.covered = *GenCount();
   s.tags = GenCounts(rc::gen::elementOf(AllFeatureTagNames()));
   s.pairs = GenCounts(rc::gen::elementOf(AllPairs()));
+  s.pairs_skipped = GenCounts(rc::gen::elementOf(AllPairs()));
+  s.pairs_failed = GenCounts(rc::gen::elementOf(AllPairs()));
   s.combinations =
       GenCounts(rc::gen::element<std::string>("1d", "t3d+grouped+kernel>5", "2d+bias"));
   s.mistrusted = *GenCount();
@@ -137,6 +141,18 @@ CampaignSummary GenSummary() {
     s.merged_shards.insert(std::to_string(*rc::gen::inRange(0, count)) + "/" +
                            std::to_string(count));
   }
+  // Version 3.
+  for (int n = *rc::gen::inRange(0, 3); n > 0; --n) s.sut_versions[*GenName()] = *GenName();
+  s.mixed_versions = *rc::gen::container<std::vector<std::string>>(GenName());
+  for (int n = *rc::gen::inRange(0, 3); n > 0; --n) {
+    const int count = *rc::gen::inRange(1, 100);
+    s.incomplete_shards.insert(ShardText(*rc::gen::inRange(0, count), count));
+  }
+  for (int n = *rc::gen::inRange(0, 4); n > 0; --n)
+    s.timeline.push_back({*GenReal(), *GenCount(), *GenCount()});
+  for (int n = *rc::gen::inRange(0, 3); n > 0; --n)
+    s.bound_use[*GenName()] =
+        *rc::gen::container<std::vector<int64_t>>(kBoundUseBins + 1, GenCount());
   return s;
 }
 
@@ -268,7 +284,7 @@ TEST(SummaryFromJson, ReadsSummariesWithoutTheWorkersProtocolAndIdleTime) {
 }
 
 // A version-1 summary (before triage) has no findings, shrinking, hits or shrink: it still reads,
-// every sighting after a bucket's first counting as a hit, and writes back as version 2.
+// every sighting after a bucket's first counting as a hit, and writes back as version 3.
 TEST(SummaryFromJson, ReadsVersion1SummariesWithoutTheTriagesFields) {
   CampaignSummary s;
   CountFinding(&s, "sig", ConvCase{}, Verdict::kFailed, "sig.json", 3, 0.5);
@@ -289,17 +305,39 @@ TEST(SummaryFromJson, ReadsVersion1SummariesWithoutTheTriagesFields) {
   EXPECT_EQ(r->buckets.at("sig").cases, 2);
   EXPECT_EQ(r->buckets.at("sig").hits, 1);
   EXPECT_FALSE(r->buckets.at("sig").shrink.triaged);
-  EXPECT_EQ(SummaryJson(*r, kTool)["schema"], "convparity.summary/2");
+  EXPECT_EQ(SummaryJson(*r, kTool)["schema"], "convparity.summary/3");
   j["buckets"][0]["shrink"] = json{{"calls", 1}};
   EXPECT_NE(ErrorOf(j).find("buckets[0].shrink"), std::string::npos) << ErrorOf(j);
 }
 
+// A version-2 summary has none of version 3's fields: it reads, each bucket's last sighting its
+// first, and a damaged version-3 field names itself.
+TEST(SummaryFromJson, ReadsVersion2SummariesWithoutTheMergesFields) {
+  json j = Valid();
+  EXPECT_EQ(j["buckets"][0]["last_seen"], (json{{"case_index", 3}, {"seconds", 0.5}}));
+  j["schema"] = "convparity.summary/2";
+  for (const char* field : {"sut_versions", "mixed_versions", "incomplete_shards", "missing_shards",
+                            "timeline", "bound_use"})
+    j.erase(field);
+  j["buckets"][0].erase("last_seen");
+  Result<CampaignSummary> r = SummaryFromJson(j);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->buckets.at("sig").last_case_index, 3);
+  EXPECT_EQ(r->buckets.at("sig").last_seconds, 0.5);
+  j = Valid();
+  j["bound_use"]["direct"] = json{1, 2};
+  EXPECT_EQ(ErrorOf(j), "field 'bound_use.direct': expected 11 counts");
+  j = Valid();
+  j["incomplete_shards"] = json{"2/2"};
+  EXPECT_NE(ErrorOf(j).find("incomplete_shards[0]"), std::string::npos) << ErrorOf(j);
+}
+
 TEST(SummaryFromJson, SaysWhichSchemaItReads) {
   json j = Valid();
-  j["schema"] = "convparity.summary/3";
+  j["schema"] = "convparity.summary/4";
   EXPECT_EQ(ErrorOf(j),
-            "field 'schema': \"convparity.summary/3\" is a version this convparity cannot read (it "
-            "reads convparity.summary/2 and convparity.summary/1)");
+            "field 'schema': \"convparity.summary/4\" is a version this convparity cannot read (it "
+            "reads convparity.summary/3, convparity.summary/2 and convparity.summary/1)");
   j["schema"] = "convparity.report/1";
   EXPECT_EQ(ErrorOf(j), "field 'schema': \"convparity.report/1\" is not a convparity summary");
   j.erase("schema");
