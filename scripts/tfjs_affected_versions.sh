@@ -13,11 +13,16 @@
 #   the repository; nothing installed there is ever committed) with `npm install --prefix`, install
 #   scripts off; a release whose wasm backend was not published under the same version has no wasm
 #   column entry ("no release"). Raw results: <scratch>/<finding>.tsv.
-# A cell says what the reproduction did: "wrong" (exit 1: the backend disagrees with the plain loop),
-# "correct" (exit 0), or "error: <the first error line>" (e.g. a kernel the backend did not have yet).
+# A cell says what the reproduction did: "wrong" (exit 1 and a line saying WRONG: the backend
+# disagrees with the plain loop), "correct" (exit 0), or "error: <the first error line>" (e.g. a
+# kernel the backend did not have yet, a package that does not load).
 set -euo pipefail
 
-usage() { echo "usage: $0 <finding dir> <first version> [<last version>] [--backends cpu,wasm] [--scratch DIR]" >&2; exit 2; }
+usage() {
+  echo "usage: $0 <finding dir> <first version> [<last version>] [--backends cpu,wasm]" \
+    "[--scratch DIR]" >&2
+  exit 2
+}
 positional=() backends=cpu,wasm scratch=/work/scratch/tfjs
 while (($#)); do
   case $1 in
@@ -28,7 +33,8 @@ while (($#)); do
   esac
 done
 ((${#positional[@]} >= 2 && ${#positional[@]} <= 3)) || usage
-finding=$(cd "${positional[0]}" 2>/dev/null && pwd) || { echo "$0: ${positional[0]}: no such folder" >&2; exit 2; }
+finding=$(cd "${positional[0]}" 2>/dev/null && pwd) ||
+  { echo "$0: ${positional[0]}: no such folder" >&2; exit 2; }
 [ -f "$finding/repro.js" ] || { echo "$0: $finding has no repro.js" >&2; exit 2; }
 first=${positional[1]} last=${positional[2]:-}
 name=$(basename "$finding")
@@ -66,17 +72,23 @@ for v in "${all[@]}"; do
   for b in "${backend_list[@]}"; do
     if [ "$b" = wasm ] && ! has_wasm "$v"; then row+=$'\tno release'; continue; fi
     set +e
-    TFJS_BACKENDS=$b NODE_PATH=$dir/node_modules timeout 300 node "$finding/repro.js" \
-      >"$dir/$name.$b.out" 2>"$dir/$name.$b.err"
+    # --no-experimental-fetch: the wasm backends of 1.x to 3.x load their .wasm file with fetch()
+    # when one exists, and Node.js 18+'s cannot read a file path ("Failed to parse URL").
+    TFJS_BACKENDS=$b NODE_PATH=$dir/node_modules timeout 300 node --no-experimental-fetch \
+      "$finding/repro.js" >"$dir/$name.$b.out" 2>"$dir/$name.$b.err"
     rc=$?
     set -e
-    case $rc in
-      0) cell=correct ;;
-      1) cell=wrong ;;
-      *) # the first line that names an error, without what would break a table
-         line=$(grep -m1 -E 'Error|error' "$dir/$name.$b.err" | tr -d '|`' | cut -c1-90 || true)
-         cell="error: ${line:-exit $rc}" ;;
-    esac
+    # A result is wrong only when the reproduction said so: Node.js exits 1 as well on an exception
+    # thrown while the packages load.
+    if [ $rc -eq 1 ] && grep -q WRONG "$dir/$name.$b.out"; then
+      cell=wrong
+    elif [ $rc -eq 0 ]; then
+      cell=correct
+    else  # the error's first line ("TypeError: …"), without what would break a table
+      line=$(grep -m1 -E '^[A-Za-z]*Error\b' "$dir/$name.$b.err" | tr -d '|`' | cut -c1-90 || true)
+      line=${line//$dir\//}  # the same message for every release, so that rows merge
+      cell="error: ${line:-exit $rc}"
+    fi
     row+=$'\t'$cell
   done
   echo "$row" | tee -a "$tsv"
@@ -99,7 +111,8 @@ table=$(awk -F'\t' '
   { end = $1 }
   END { if (NR > 1) flush() }' "$tsv")
 newest=$(tail -1 "$tsv" | cut -f1)
-summary="Run $(date -u +%Y-%m-%d) by \`scripts/tfjs_affected_versions.sh findings/$name $first${positional[2]:+ $last}\`"
+summary="Run $(date -u +%Y-%m-%d) by"
+summary+=" \`scripts/tfjs_affected_versions.sh findings/$name $first${positional[2]:+ $last}\`"
 summary+=" (@tensorflow/tfjs $first to $newest, every stable release; Node.js $(node --version)):"
 for i in "${!backend_list[@]}"; do
   b=${backend_list[$i]}

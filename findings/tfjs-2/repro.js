@@ -5,11 +5,17 @@
 // Exits 1 while the wasm backend disagrees with the loops, 0 once it agrees.
 'use strict';
 console.log = console.error;  // tfjs prints a banner
-const tf = require('@tensorflow/tfjs');
 // TFJS_BACKENDS=cpu runs one backend (scripts/tfjs_affected_versions.sh checks each release, and not
 // every tfjs release has a wasm backend of the same version); both by default.
 const backends = (process.env.TFJS_BACKENDS || 'cpu,wasm').split(',');
-if (backends.includes('wasm')) require('@tensorflow/tfjs-backend-wasm');
+let tf;
+try {
+  tf = require('@tensorflow/tfjs');
+  if (backends.includes('wasm')) require('@tensorflow/tfjs-backend-wasm');
+} catch (e) {
+  console.error(e);
+  process.exit(2);  // packages that do not load: not the bug (Node.js itself would exit 1)
+}
 
 // One channel in and out, padding 'valid': y[o] = sum over k of x[o*s + k] * w[k] (per axis).
 // dx and dw of that, as plain loops over (depth, height, width).
