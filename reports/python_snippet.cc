@@ -1,9 +1,12 @@
 #include "reports/python_snippet.h"
 
+#include <optional>
 #include <sstream>
+#include <vector>
 
 #include "core/descriptor.h"
 #include "core/graph.h"
+#include "reports/python_literals.h"
 
 namespace convparity {
 namespace {
@@ -100,9 +103,72 @@ void WriteConv(std::ostream& py, const ConvProblem& p, const std::string& in, co
   }
 }
 
+// Which tensors a direction reads (the others' values do not change its result: a gradient of a
+// convolution does not depend on the tensor it is taken with respect to, nor on the bias).
+bool ReadsInput(Direction d) { return d != Direction::kBackwardData; }
+bool ReadsWeight(Direction d) { return d != Direction::kBackwardWeight; }
+
+const char* ResultName(Direction d) {
+  return d == Direction::kForward ? "y" : d == Direction::kBackwardData ? "dx" : "dw";
+}
+
+// `name = <the case's values>`, or zeros where the direction does not read the tensor.
+void WriteTensor(std::ostream& py, const std::string& name, const Shape& shape,
+                 const HostTensor* values) {
+  if (values != nullptr && !values->values.empty()) {
+    py << name << " = " << PythonTensorCall(shape, values->values) << "\n";
+    return;
+  }
+  py << name << " = torch.zeros(" << Join(shape)
+     << ", dtype=torch.float64)  # not read: the result does not depend on its values\n";
+}
+
+// Random tensors of the case's shapes (no values, or over the limit).
+void WriteRandomInputs(std::ostream& py, const ConvCase& c) {
+  const ConvProblem& p = c.problem;
+  py << "torch.manual_seed(0)\n"
+     << "x = torch.randn(" << Join(p.input_shape()) << ", dtype=torch.float64)\n"
+     << "w = torch.randn(" << Join(p.weight_shape()) << ", dtype=torch.float64)";
+}
+
+// The SUT's values at the judgement's first and worst wrong elements, beside PyTorch's.
+void WriteSutValues(std::ostream& py, const ConvCase& c, const Judgement& j) {
+  std::vector<const ElementReport*> elements;
+  for (const std::optional<ElementReport>* e : {&j.first, &j.worst})
+    if (*e && (elements.empty() || elements[0]->index != (*e)->index)) elements.push_back(&**e);
+  if (elements.empty()) return;
+  const std::string result = ResultName(c.direction);
+  py << "# What the SUT (" << CommentText(c.sut) << ") computed at its first and worst wrong\n"
+     << "# elements (" << j.mismatches << " of " << j.elements << " wrong; nan: never written):\n"
+     << "sut_values = {";
+  for (size_t i = 0; i < elements.size(); ++i) {
+    py << (i ? ", " : "") << "(";
+    const Shape& index = elements[i]->index;
+    for (size_t k = 0; k < index.size(); ++k)
+      py << (k ? ", " : "") << index[k] << (index.size() == 1 ? "," : "");
+    py << "): " << PythonNumber(elements[i]->got);
+  }
+  py << "}\n"
+     << "for index, got in sut_values.items():\n"
+     << "    print(f\"" << result << "{list(index)}: PyTorch {" << result
+     << "[index].item()!r}, the SUT {got!r}\")\n";
+}
+
 }  // namespace
 
-std::string PythonSnippet(const ConvCase& c) {
+int64_t SnippetValueCount(const ConvCase& c) {
+  const ConvProblem& p = c.problem;
+  const Direction d = c.direction;
+  int64_t n = NumElements(ResultShape(p, d));
+  if (ReadsInput(d)) n += NumElements(p.input_shape());
+  if (ReadsWeight(d)) n += NumElements(p.weight_shape());
+  if (d == Direction::kForward && p.bias) n += p.out_channels;
+  if (d != Direction::kForward) n += NumElements(p.output_shape());
+  if (c.graph == GraphForm::kChain) n += NumElements(ResidualConv(p).weight_shape());
+  return n;
+}
+
+std::string PythonSnippet(const ConvCase& c, const SnippetValues* given, const Judgement* judged) {
   const ConvProblem& p = c.problem;
   // Only legal problems have a PyTorch equivalent (and the rank indexes the tables above).
   Status valid = Validate(p);
@@ -110,23 +176,52 @@ std::string PythonSnippet(const ConvCase& c) {
     return "# convparity: " + CommentText(ProblemDescriptor(p)) +
            " is not a legal convolution, so PyTorch has no reference for it:\n# " +
            CommentText(valid.message()) + "\n";
+  const int64_t count = SnippetValueCount(c);
+  const bool over_limit = count > kSnippetValueLimit;
+  const SnippetValues* values = over_limit ? nullptr : given;
+  const CaseInputs* in = values ? &values->inputs : nullptr;
   std::ostringstream py;
   py << "# convparity: the float64 reference of " << CaseDescriptor(p, c.direction)
      << (c.graph == GraphForm::kChain ? " as a chain" : "") << "\n"
      << "# (sut " << CommentText(c.sut) << ", fill " << FillName(c.fill) << ", seed " << c.seed
-     << ").\n"
-     << "# NOTE: the inputs are random tensors of the case's shapes: this reproduces the\n"
-     << "# computation, not convparity's exact data (`convparity repro` replays those).\n"
-     << "import torch\n"
-     << "import torch.nn.functional as F\n\n"
-     << "torch.manual_seed(0)\n"
-     << "x = torch.randn(" << Join(p.input_shape()) << ", dtype=torch.float64)\n"
-     << "w = torch.randn(" << Join(p.weight_shape()) << ", dtype=torch.float64)";
-  if (p.weight_layout != p.natural_weight_layout())
-    py << "  # the SUT stores it as " << WeightLayoutName(p.weight_layout, p.rank)
-       << "; the values are the same";
-  py << "\n";
-  if (p.bias) py << "b = torch.randn(" << p.out_channels << ", dtype=torch.float64)\n";
+     << ").\n";
+  if (values) {
+    py << "# The inputs are the case's own and `expected` is convparity's reference: this program\n"
+       << "# recomputes the reference with PyTorch and compares.\n";
+  } else if (over_limit) {
+    py << "# NOTE: the case has " << count << " input and result values, over the "
+       << kSnippetValueLimit << " a snippet\n"
+       << "# carries: the inputs are random tensors of the case's shapes. This reproduces the\n"
+       << "# computation, not convparity's exact data (`convparity repro` replays those).\n";
+  } else {
+    py << "# NOTE: the inputs are random tensors of the case's shapes: this reproduces the\n"
+       << "# computation, not convparity's exact data (`convparity repro` replays those).\n";
+  }
+  py << "import torch\n"
+     << "import torch.nn.functional as F\n\n";
+  const bool other_weight_layout = p.weight_layout != p.natural_weight_layout();
+  if (values) {
+    py << "\ndef tensor(shape, values):\n"
+       << "    return torch.tensor(values, dtype=torch.float64).reshape(shape)\n\n\n";
+    WriteTensor(py, "x", p.input_shape(), ReadsInput(c.direction) ? &in->input : nullptr);
+    if (other_weight_layout)
+      py << "# The SUT stores w as " << WeightLayoutName(p.weight_layout, p.rank)
+         << "; these are its values in PyTorch's order.\n";
+    WriteTensor(py, "w", p.weight_shape(), ReadsWeight(c.direction) ? &in->weight : nullptr);
+  } else {
+    WriteRandomInputs(py, c);
+    if (other_weight_layout)
+      py << "  # the SUT stores it as " << WeightLayoutName(p.weight_layout, p.rank)
+         << "; the values are the same";
+    py << "\n";
+  }
+  if (p.bias) {
+    if (values)
+      WriteTensor(py, "b", p.bias_shape(),
+                  c.direction == Direction::kForward ? &in->bias : nullptr);
+    else
+      py << "b = torch.randn(" << p.out_channels << ", dtype=torch.float64)\n";
+  }
   if (p.data_layout == DataLayout::kChannelsLast) {
     if (p.rank == 1) {
       py << "# Data layout nwc: PyTorch has no channels-last format for 1-D tensors (the result is "
@@ -142,23 +237,36 @@ std::string PythonSnippet(const ConvCase& c) {
   WriteConv(py, p, "x", "w", p.bias ? "b" : "None", "y");
   if (c.graph == GraphForm::kChain) {
     const ConvProblem q = ResidualConv(p);
-    py << "# The chain: y + a second convolution of y (core/graph.h ChainGraph).\n"
-       << "w2 = torch.randn(" << Join(q.weight_shape()) << ", dtype=torch.float64)\n";
+    py << "# The chain: y + a second convolution of y (core/graph.h ChainGraph).\n";
+    if (values)
+      WriteTensor(py, "w2", q.weight_shape(), &in->chain_weight);
+    else
+      py << "w2 = torch.randn(" << Join(q.weight_shape()) << ", dtype=torch.float64)\n";
     WriteConv(py, q, "y", "w2", "None", "y2");
     py << "y = y + y2\n";
   }
 
-  std::string result = "y";
-  Shape shape = p.output_shape();
+  const std::string result = ResultName(c.direction);
+  const Shape shape = ResultShape(p, c.direction);
   if (c.direction != Direction::kForward) {
-    py << "dy = torch.randn(" << Join(p.output_shape()) << ", dtype=torch.float64)\n"
-       << "y.backward(dy)\n";
-    const bool data = c.direction == Direction::kBackwardData;
-    result = data ? "dx" : "dw";
-    shape = data ? p.input_shape() : p.weight_shape();
-    py << result << " = " << (data ? "x" : "w") << ".grad\n";
+    if (values)
+      WriteTensor(py, "dy", p.output_shape(), &in->grad_output);
+    else
+      py << "dy = torch.randn(" << Join(p.output_shape()) << ", dtype=torch.float64)\n";
+    py << "y.backward(dy)\n"
+       << result << " = " << (c.direction == Direction::kBackwardData ? "x" : "w") << ".grad\n";
   }
-  py << "print(" << result << ".shape)  # expected " << PyShape(shape) << "\n";
+  if (!values) {
+    py << "print(" << result << ".shape)  # expected " << PyShape(shape) << "\n";
+    return py.str();
+  }
+  py << "expected = " << PythonTensorCall(shape, values->expected) << "\n"
+     << "if torch.equal(" << result << ", expected):\n"
+     << "    print(\"" << result << " equals convparity's reference\")\n"
+     << "else:\n"
+     << "    print(\"" << result << " differs from convparity's reference by up to\", (" << result
+     << " - expected).abs().max().item())\n";
+  if (judged) WriteSutValues(py, c, *judged);
   return py.str();
 }
 

@@ -120,7 +120,8 @@ std::string DescriptorReproCommand(const ConvCase& c) {
          ShellQuote(c.sut) + " --fill " + FillName(c.fill) + " --seed " + std::to_string(c.seed);
 }
 
-json ReportJson(const Finding& f, const ToolInfo& tool, const std::string& case_file) {
+json ReportJson(const Finding& f, const ToolInfo& tool, const std::string& case_file,
+                const SnippetValues* snippet_values) {
   const ConvCase& m = f.minimized;
   const std::string descriptor_command = DescriptorReproCommand(m);
   json repro = {
@@ -154,7 +155,7 @@ json ReportJson(const Finding& f, const ToolInfo& tool, const std::string& case_
                    {"metrics", MetricsJson(f.original, f.original_outcome.judgement)}}},
                  {"shrink_steps", f.shrink_steps},
                  {"repro", repro},
-                 {"python", PythonSnippet(m)}};
+                 {"python", PythonSnippet(m, snippet_values, &f.outcome.judgement)}};
   AddRunNotes(f.outcome.notes, &report);
   AddRunNotes(f.original_outcome.notes, &report["original"]);
   if (!f.graph_before.empty() || !f.graph_after.empty())

@@ -2,12 +2,12 @@
 // understand, reproduce and file the bug. Its JSON Schema is schema/report.schema.json.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "core/conv_case.h"
 #include "core/features.h"
+#include "reports/python_snippet.h"
 
 namespace convparity {
 
@@ -25,7 +25,10 @@ struct ToolInfo {
 // path relative to the output directory); the report's `convparity repro` command names it. Empty:
 // the command falls back to the descriptor form. Non-finite numbers are written as "inf", "-inf"
 // or "nan" (reports/json_values.h). An empty f.bucket is computed from the minimized case.
-nlohmann::json ReportJson(const Finding& f, const ToolInfo& tool, const std::string& case_file);
+// `snippet_values`: the minimized case's inputs and reference, for a PyTorch snippet that carries
+// them (harness/io/report_values.h SnippetValuesOf); without them it uses random inputs.
+nlohmann::json ReportJson(const Finding& f, const ToolInfo& tool, const std::string& case_file,
+                          const SnippetValues* snippet_values = nullptr);
 
 // `convparity repro '<descriptor>' --sut S --fill F --seed N`: the same inputs without a case file.
 // It cannot carry a transform case's graph; those need the case file.

@@ -10,6 +10,7 @@
 #include "harness/engine/campaign.h"
 #include "harness/engine/tool_info.h"
 #include "harness/io/files.h"
+#include "harness/io/report_values.h"
 #include "harness/suts/sut_config.h"
 #include "harness/suts/sut_registry.h"
 #include "harness/suts/sut_version.h"
@@ -89,7 +90,9 @@ int RunFuzz(const CommonFlags& f, const CheckContext& context) {
     if (!case_path.ok()) io_error = case_path.status();
     const std::string report_path = f.out + "/reports/" + ReportFileName(finding);
     const std::string case_file = case_path.ok() ? *case_path : CaseFileName(finding.minimized);
-    nlohmann::json report = ReportJson(finding, ToolInfoFor(finding.minimized.problem), case_file);
+    const std::optional<SnippetValues> values = SnippetValuesOf(finding.minimized, context);
+    nlohmann::json report = ReportJson(finding, ToolInfoFor(finding.minimized.problem), case_file,
+                                       values ? &*values : nullptr);
     // A SUT that is a mapped name or loads code needs the same flags to be made again.
     const std::string sut_flags = context.suts.ReproFlags(finding.minimized.sut);
     for (const char* key : {"command", "descriptor_command"})

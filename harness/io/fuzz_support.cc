@@ -6,6 +6,7 @@
 #include "core/features.h"
 #include "harness/engine/tool_info.h"
 #include "harness/io/files.h"
+#include "harness/io/report_values.h"
 #include "harness/suts/sut_registry.h"
 #include "reports/json_values.h"
 #include "reports/report_json.h"
@@ -74,8 +75,9 @@ Result<std::string> WriteFuzzFinding(const std::string& out, const ConvCase& c,
   if (!case_path.ok()) return case_path.status();
   const ToolInfo tool = ToolInfoFor(c.problem);
   const std::string report_path = out + "/reports/" + ReportFileName(f);
-  CP_RETURN_IF_ERROR(
-      WriteFileAtomically(report_path, JsonFileText(ReportJson(f, tool, *case_path))));
+  const std::optional<SnippetValues> values = SnippetValuesOf(f.minimized);
+  CP_RETURN_IF_ERROR(WriteFileAtomically(
+      report_path, JsonFileText(ReportJson(f, tool, *case_path, values ? &*values : nullptr))));
   return report_path;
 }
 
