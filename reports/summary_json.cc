@@ -90,6 +90,10 @@ json SummaryJson(const CampaignSummary& s, const ToolInfo& tool) {
     }
   }
 
+  json invalid_files = json::array();
+  for (const CampaignSummary::InvalidFile& f : s.invalid_files)
+    invalid_files.push_back({{"file", f.file}, {"reason", f.reason}});
+
   const double rate = Rate(static_cast<double>(s.cases), s.elapsed_seconds);
   const CampaignSummary::TimeSplit& t = s.time;
   json summary = {
@@ -144,8 +148,10 @@ json SummaryJson(const CampaignSummary& s, const ToolInfo& tool) {
       {"coverage",
        {{"cases", s.covered}, {"tags", tags}, {"pairs", pairs}, {"combinations", s.combinations}}},
       {"mistrusted", s.mistrusted},
-      {"skipped", {{"total", s.skipped}, {"reasons", s.skip_reasons}}}};
-  MakeValidUtf8(&summary);  // SUT names and skip reasons may come from a plugin: any bytes
+      {"skipped", {{"total", s.skipped}, {"reasons", s.skip_reasons}}},
+      {"invalid_files", invalid_files}};
+  // SUT names and skip reasons may come from a plugin, file names from anywhere: any bytes.
+  MakeValidUtf8(&summary);
   return summary;
 }
 

@@ -306,7 +306,7 @@ Result<CampaignSummary> SummaryFromJson(const json& j, ToolInfo* tool) {
   r.Object(root,
            {"schema", "tool", "options", "shards", "start_time", "end_time", "elapsed_seconds",
             "cases", "buckets", "throughput", "time_seconds", "coverage", "mistrusted", "skipped"},
-           {"findings", "shrinking"});
+           {"findings", "shrinking", "invalid_files"});
   CampaignSummary s;
 
   const Node t = r(root, "tool");
@@ -374,6 +374,11 @@ Result<CampaignSummary> SummaryFromJson(const json& j, ToolInfo* tool) {
   r.Object(skipped, {"total", "reasons"});
   s.skipped = r.Count(r(skipped, "total"));
   s.skip_reasons = r.Counts(r(skipped, "reasons"));
+  if (j.contains("invalid_files"))  // summaries written before check listed them have none
+    for (const Node& item : r.Items(r(root, "invalid_files"))) {
+      r.Object(item, {"file", "reason"});
+      s.invalid_files.push_back({r.String(r(item, "file")), r.String(r(item, "reason"))});
+    }
 
   if (!r.status().ok()) return r.status();
   if (tool) *tool = info;

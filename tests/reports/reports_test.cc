@@ -468,7 +468,7 @@ TEST(CampaignSummary, JsonHoldsEveryFieldOfInterfacesMd) {
   ExpectKeys(j,
              {"schema", "tool", "options", "shards", "start_time", "end_time", "elapsed_seconds",
               "cases", "buckets", "findings", "shrinking", "throughput", "time_seconds", "coverage",
-              "mistrusted", "skipped"},
+              "mistrusted", "skipped", "invalid_files"},
              "summary");
   EXPECT_EQ(j["schema"], "convparity.summary/2");
   // Triage (summary/2): distinct findings apart from hits; the second sighting of sig-a is a hit.
