@@ -233,7 +233,8 @@ int Main(int argc, char** argv) {
   }
   if (check->parsed()) return RunCheck(inputs, flags, context, junit, summary);
   if (shrink->parsed()) return RunShrink(case_path, flags, context);
-  if (import->parsed()) return RunImportBenchdnn(inputs, flags, scale, driver, dry_run);
+  if (import->parsed())
+    return RunImportBenchdnn(inputs, flags, scale, context.limits, driver, dry_run);
   if (merge->parsed()) return RunMerge(inputs, flags);
   if (import_fuzz->parsed())
     return RunImportFuzzInput(inputs, flags, context.suts, import_fuzz->count("--max-macs") > 0);
