@@ -15,7 +15,8 @@ enum class Verdict {
   kFailed,         // values differ beyond the bound (exact mode: at all)
   kShapeMismatch,  // the SUT produced a result of another shape
   kUnwritten,      // the SUT left elements of the (poisoned) result untouched
-  kMistrusted,     // passed, but over 70% of the reference is exactly zero: proves little
+  kMistrusted,     // passed, but over 70% of the reference is exactly zero where the problem's
+                   // structure reaches: zeros of the data, which prove little
   kSkipped,        // the SUT declined the configuration, or the case is ill-conditioned
   kInvalid,        // not a legal convolution
   kCrashed,        // the SUT died on a signal or returned an error
@@ -51,6 +52,10 @@ struct Judgement {
   double max_bound_use = 0;  // max error/bound (random mode; exact mode: 0 or inf)
   double max_rel_error = 0;  // reported, never judged: it explodes where terms cancel
   double zero_share = 0;     // of the reference
+  // Of the elements the problem's structure reaches, the share exactly zero in the reference: the
+  // data's zeros (over 70%: mistrusted). Computed only when zero_share is over 70%; otherwise
+  // zero_share, which bounds it.
+  double data_zero_share = 0;
   std::optional<ElementReport> first, worst;
 };
 

@@ -112,6 +112,10 @@ json SummaryJson(const CampaignSummary& s, const ToolInfo& tool) {
     timeline.push_back(
         {{"seconds", RealToJson(p.seconds)}, {"cases", p.cases}, {"distinct", p.distinct}});
 
+  json invalid_files = json::array();
+  for (const CampaignSummary::InvalidFile& f : s.invalid_files)
+    invalid_files.push_back({{"file", f.file}, {"reason", f.reason}});
+
   const double rate = Rate(static_cast<double>(s.cases), s.elapsed_seconds);
   const CampaignSummary::TimeSplit& t = s.time;
   json summary = {
@@ -183,8 +187,10 @@ json SummaryJson(const CampaignSummary& s, const ToolInfo& tool) {
        std::vector<std::string>(s.incomplete_shards.begin(), s.incomplete_shards.end())},
       {"missing_shards", MissingShards(s)},
       {"timeline", timeline},
-      {"bound_use", s.bound_use}};
-  MakeValidUtf8(&summary);  // SUT names and skip reasons may come from a plugin: any bytes
+      {"bound_use", s.bound_use},
+      {"invalid_files", invalid_files}};
+  // SUT names and skip reasons may come from a plugin, file names from anywhere: any bytes.
+  MakeValidUtf8(&summary);
   return summary;
 }
 

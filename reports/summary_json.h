@@ -140,6 +140,13 @@ struct CampaignSummary {
   static constexpr size_t kMaxSkipReasons = 32;
   static constexpr const char* kOtherReasons = "(other reasons)";
 
+  // Case files `convparity check` could not replay (unreadable, malformed, an illegal or oversized
+  // problem), each with its one-line reason; a campaign has none.
+  struct InvalidFile {
+    std::string file, reason;
+  };
+  std::vector<InvalidFile> invalid_files;
+
   // Shards merged into this summary besides its own, as "i/N".
   std::set<std::string> merged_shards;
 

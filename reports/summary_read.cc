@@ -353,7 +353,7 @@ Result<CampaignSummary> SummaryFromJson(const json& j, ToolInfo* tool) {
            {"schema", "tool", "options", "shards", "start_time", "end_time", "elapsed_seconds",
             "cases", "buckets", "throughput", "time_seconds", "coverage", "mistrusted", "skipped"},
            {"findings", "shrinking", "slow", "sut_versions", "mixed_versions", "incomplete_shards",
-            "missing_shards", "timeline", "bound_use"});
+            "missing_shards", "timeline", "bound_use", "invalid_files"});
   CampaignSummary s;
 
   const Node t = r(root, "tool");
@@ -430,6 +430,11 @@ Result<CampaignSummary> SummaryFromJson(const json& j, ToolInfo* tool) {
   r.Object(skipped, {"total", "reasons"});
   s.skipped = r.Count(r(skipped, "total"));
   s.skip_reasons = r.Counts(r(skipped, "reasons"));
+  if (j.contains("invalid_files"))  // summaries written before check listed them have none
+    for (const Node& item : r.Items(r(root, "invalid_files"))) {
+      r.Object(item, {"file", "reason"});
+      s.invalid_files.push_back({r.String(r(item, "file")), r.String(r(item, "reason"))});
+    }
 
   ReadVersion3(r, root, &s);
 

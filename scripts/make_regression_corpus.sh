@@ -9,8 +9,9 @@
 #    every transform bug's trigger (differing on the bug, agreeing on the correct pipeline), and the
 #    first benchdnn cases through each default transform pipeline.
 # Every case states the verdict `convparity check` must see, exactly. The benchdnn cases expect
-# passed, except those whose reference is mostly zero: they expect mistrusted (their values agree,
-# but they prove little; TOLERANCE.md); any other verdict stops this script.
+# passed, except those whose reference is mostly zero where the problem's structure reaches: they
+# expect mistrusted (their values agree, but zeros of the data prove little; TOLERANCE.md; zeros of
+# the structure do not count, harness/engine/judge.h); any other verdict stops this script.
 # Usage: scripts/make_regression_corpus.sh [convparity binary]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -87,7 +88,7 @@ for sut in pipelines:
         case.update(graph="chain", sut=sut, note=case["note"] + " (as a chain)")
         write(sut.replace("transform:", "").replace(",", "+") + "-" + os.path.basename(path), case)
 ' "$out"
-# Cases whose reference is mostly zero: mistrusted, and expected so.
+# Cases whose reference is mostly zero by its data: mistrusted, and expected so.
 "$cp" check "$out" --jobs 2 --quiet >"$tmp/check" || true
 $py - "$tmp/check" <<'PY'
 import json, re, sys

@@ -89,11 +89,9 @@ Result<SutConfig> ConfigureSuts(const CommonFlags& f) {
   return config;
 }
 
-int Fail(const Status& st) {
-  // One line whatever the message quotes (a path, a SUT name or a flag value may hold a newline):
-  // control bytes are written as \xNN, as the descriptor parser's messages do.
+std::string OneLine(const std::string& message) {
   std::string line;
-  for (const char ch : st.message()) {
+  for (const char ch : message) {
     const unsigned char c = static_cast<unsigned char>(ch);
     if (c >= 0x20 && c != 0x7f) {
       line += ch;
@@ -103,7 +101,11 @@ int Fail(const Status& st) {
       line += escaped;
     }
   }
-  std::fprintf(stderr, "convparity: %s\n", line.c_str());
+  return line;
+}
+
+int Fail(const Status& st) {
+  std::fprintf(stderr, "convparity: %s\n", OneLine(st.message()).c_str());
   return st.code() == StatusCode::kInternal ? kExitInternal : kExitBadInput;
 }
 

@@ -64,7 +64,10 @@ Limits LimitsFor(const CommonFlags& f, bool max_macs_given);
 // --sut values (typed by the user, hence approved) and --timeout.
 Result<SutConfig> ConfigureSuts(const CommonFlags& f);
 
-// Prints "convparity: <message>" and returns the exit code for the status.
+// A message on one line whatever it quotes (a path, a SUT name or a flag value may hold a newline):
+// control bytes are written as \xNN, as the descriptor parser's messages do.
+std::string OneLine(const std::string& message);
+// Prints "convparity: <message>" on one line and returns the exit code for the status.
 int Fail(const Status& st);
 
 }  // namespace convparity

@@ -133,18 +133,28 @@ int RunCheck(const std::vector<std::string>& args, const CommonFlags& f,
              const CheckContext& context, const std::string& junit_path,
              const std::string& summary_path) {
   const auto start = std::chrono::steady_clock::now();
-  Result<std::vector<LoadedCase>> loaded = LoadCaseFiles(args);
-  if (!loaded.ok()) return Fail(loaded.status());
+  Result<CaseFiles> read = ReadCaseFiles(args);
+  if (!read.ok()) return Fail(read.status());
+  // A file that is not a case, or whose case is illegal or over the limits, does not stop the
+  // gate: it is one line on stderr, an error in the JUnit file and the summary, and exit 2, while
+  // every other case is replayed.
+  std::vector<UnreadFile> invalid = read->unread;
+  std::vector<LoadedCase> loaded;
+  for (const LoadedCase& l : read->cases) {
+    if (Status st = CheckCaseLimits(l.c, context, l.source); st.ok())
+      loaded.push_back(l);
+    else
+      invalid.push_back({l.source, st});
+  }
+  for (const UnreadFile& u : invalid) Fail(u.status);  // its line on stderr
   std::vector<ConvCase> cases;
   std::vector<std::string> sources;
-  for (const LoadedCase& l : *loaded) {
+  for (const LoadedCase& l : loaded) {
     cases.push_back(l.c);
     sources.push_back(l.source);
   }
   // A case file is data: every SUT must be one the user allowed, before any is made.
   if (Status st = CheckCaseSutsAllowed(cases, sources, context.suts); !st.ok()) return Fail(st);
-  for (const LoadedCase& l : *loaded)
-    if (Status st = CheckCaseLimits(l.c, context, l.source); !st.ok()) return Fail(st);
   if (Status st = CheckSutNames(cases, context.suts); !st.ok()) return Fail(st);
   const std::vector<CaseOutcome> outcomes = RunCases(cases, RunnerFor(f, context));
   const double seconds =
@@ -155,6 +165,16 @@ int RunCheck(const std::vector<std::string>& args, const CommonFlags& f,
   CampaignSummary summary;
   summary.options.jobs = JobsFor(f);
   summary.workers = JobsFor(f);
+  for (const UnreadFile& u : invalid) {
+    JUnitCase j;
+    j.classname = "convparity.invalid_file";
+    j.name = u.source;
+    j.status = JUnitCase::kError;
+    j.message = OneLine(u.status.message());
+    j.detail = u.source;
+    junit.push_back(std::move(j));
+    summary.invalid_files.push_back({u.source, OneLine(u.status.message())});
+  }
   for (size_t i = 0; i < cases.size(); ++i) {
     const ConvCase& c = cases[i];
     const CaseOutcome& out = outcomes[i];
@@ -167,11 +187,11 @@ int RunCheck(const std::vector<std::string>& args, const CommonFlags& f,
     std::string message = std::string("expected ") + VerdictName(c.expect) + ", got " +
                           VerdictName(out.verdict) + (out.reason.empty() ? "" : ": " + out.reason);
     if (!as_expected) {
-      std::printf("UNEXPECTED %s: %s: %s\n", (*loaded)[i].source.c_str(), CaseLine(c).c_str(),
+      std::printf("UNEXPECTED %s: %s: %s\n", sources[i].c_str(), CaseLine(c).c_str(),
                   message.c_str());
       PrintDetail(out);
     } else if (!f.quiet && out.verdict == Verdict::kSkipped) {
-      std::printf("skipped %s: %s\n", (*loaded)[i].source.c_str(), out.reason.c_str());
+      std::printf("skipped %s: %s\n", sources[i].c_str(), out.reason.c_str());
     }
     JUnitCase j;
     j.classname = "convparity." + c.sut;
@@ -181,7 +201,7 @@ int RunCheck(const std::vector<std::string>& args, const CommonFlags& f,
                : out.verdict == Verdict::kSkipped ? JUnitCase::kSkipped
                                                   : JUnitCase::kPassed;
     j.message = message;
-    j.detail = (*loaded)[i].source;
+    j.detail = sources[i];
     junit.push_back(std::move(j));
   }
   if (!junit_path.empty())
@@ -199,9 +219,16 @@ int RunCheck(const std::vector<std::string>& args, const CommonFlags& f,
         !st.ok())
       return Fail(st);
   }
-  std::printf("check: %zu cases in %.1f s\n", cases.size(), seconds);
-  std::printf("%lld passed, %lld failed\n", static_cast<long long>(passed),
-              static_cast<long long>(failed));
+  // Nothing on stdout when nothing was replayed: one bad file named alone is one line, as before.
+  if (!cases.empty() || invalid.empty()) {
+    std::printf("check: %zu cases in %.1f s", cases.size(), seconds);
+    if (!invalid.empty())
+      std::printf("; %zu invalid case file%s", invalid.size(), invalid.size() == 1 ? "" : "s");
+    std::printf("\n%lld passed, %lld failed\n", static_cast<long long>(passed),
+                static_cast<long long>(failed + static_cast<int64_t>(invalid.size())));
+  }
+  // Bad input outranks a discrepancy: the gate could not replay all it was given.
+  if (!invalid.empty()) return kExitBadInput;
   return failed == 0 ? kExitParity : kExitDiscrepancy;
 }
 

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "harness/io/benchdnn_import.h"
 #include "harness/cli/commands.h"
+#include "harness/io/benchdnn_import.h"
 #include "reports/json_values.h"
 
 namespace convparity {
@@ -60,7 +60,8 @@ void PrintSummary(const std::vector<std::string>& files, const ImportTally& t, s
 }  // namespace
 
 int RunImportBenchdnn(const std::vector<std::string>& files, const CommonFlags& f,
-                      const ScaleOptions& scale, const std::string& driver, bool dry_run) {
+                      const ScaleOptions& scale, const Limits& limits, const std::string& driver,
+                      bool dry_run) {
   Result<std::vector<Direction>> dirs = DirectionsFor(f.directions);
   if (!dirs.ok()) return Fail(dirs.status());
   Result<std::vector<Fill>> fills = FillsFor(f.fill);
@@ -73,6 +74,7 @@ int RunImportBenchdnn(const std::vector<std::string>& files, const CommonFlags& 
   ImportOptions options;
   options.directions = *dirs;
   options.scale = scale;
+  options.case_limits = limits;
   if (driver != "auto") options.deconv = driver == "deconv";
   ImportTally tally;
   std::vector<BenchdnnProblem> problems;

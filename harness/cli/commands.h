@@ -38,7 +38,9 @@ int RunExportFuzzSeeds(const std::vector<std::string>& paths, const CommonFlags&
                        int64_t generate);
 // `driver`: conv, deconv, or auto (deconv for files under a folder named deconv). `dry_run`:
 // read and summarize, write nothing.
+// Cases over `limits` (those `check` replays within) are skipped, counted in the summary.
 int RunImportBenchdnn(const std::vector<std::string>& files, const CommonFlags& flags,
-                      const ScaleOptions& scale, const std::string& driver, bool dry_run);
+                      const ScaleOptions& scale, const Limits& limits, const std::string& driver,
+                      bool dry_run);
 
 }  // namespace convparity

@@ -268,7 +268,8 @@ int Main(int argc, char** argv) {
   }
   if (check->parsed()) return RunCheck(inputs, flags, context, junit, summary);
   if (shrink->parsed()) return RunShrink(case_path, flags, context);
-  if (import->parsed()) return RunImportBenchdnn(inputs, flags, scale, driver, dry_run);
+  if (import->parsed())
+    return RunImportBenchdnn(inputs, flags, scale, context.limits, driver, dry_run);
   if (merge->parsed()) return RunMerge(inputs, flags, mix_versions);
   if (compare->parsed()) return RunCompare(before, after, compare_out, flags, context);
   if (report->parsed()) return RunReport(report_folder, baseline, report_out, flags, context);

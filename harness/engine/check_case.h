@@ -51,6 +51,10 @@ Status CheckCaseLimits(const ConvCase& c, const Limits& limits = Limits{});
 // The context's limits apply (the default ones when the caller names none).
 PreparedCase PrepareCase(const ConvCase& c, const CheckContext& context = {});
 CaseOutcome RunPrepared(const PreparedCase& prepared, ConvSut& sut);
+// Where the case's structure reaches its result (judge.h ReachFn): the oracle's answer on all-ones
+// inputs of the same shapes, positive exactly where some term lands (no term is negative, so none
+// cancels). Empty when the oracle fails.
+std::vector<double> ReachOf(const PreparedCase& prepared);
 inline CaseOutcome CheckCase(const ConvCase& c, ConvSut& sut, const CheckContext& context = {}) {
   return RunPrepared(PrepareCase(c, context), sut);
 }

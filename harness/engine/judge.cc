@@ -18,7 +18,7 @@ Shape Unravel(const Shape& shape, int64_t linear) {
   return index;
 }
 
-// Mistrusted: more than this share of the reference is exactly zero.
+// Mistrusted: more than this share of the reference is exactly zero where the structure reaches.
 constexpr double kMistrustZeroShare = 0.7;
 
 }  // namespace
@@ -61,9 +61,29 @@ std::vector<double> PlaneMaxima(const Shape& shape, const std::vector<double>& m
   return maxima;
 }
 
+namespace {
+
+// The share of the elements `reach` says the structure reaches that are exactly zero in
+// `reference`; `all_zeros` (the share over every element) when the reach is not known. No element
+// reached: no zero of the data.
+double DataZeroShare(const std::vector<double>& reference, const ReachFn& reach, double all_zeros) {
+  if (!reach) return all_zeros;
+  const std::vector<double> reached = reach();
+  if (reached.size() != reference.size()) return all_zeros;
+  int64_t n = 0, zeros = 0;
+  for (size_t i = 0; i < reference.size(); ++i)
+    if (reached[i] != 0) {
+      ++n;
+      zeros += reference[i] == 0.0;
+    }
+  return n ? static_cast<double>(zeros) / static_cast<double>(n) : 0.0;
+}
+
+}  // namespace
+
 Judgement Judge(const Shape& reference_shape, const std::vector<double>& reference,
                 const std::vector<double>& magnitude, const HostTensor& got, Comparison comparison,
-                int64_t reduction_length, const ErrorBound& bound) {
+                int64_t reduction_length, const ErrorBound& bound, const ReachFn& reach) {
   Judgement j;
   const bool exact = comparison == Comparison::kBitwise;
   const bool plane = comparison == Comparison::kPlaneErrorBound;
@@ -114,11 +134,17 @@ Judgement Judge(const Shape& reference_shape, const std::vector<double>& referen
     }
   }
   j.zero_share = n ? static_cast<double>(zeros) / n : 0.0;
+  // Of the zeros, only the data's can make a result that agrees untrustworthy; they are never more
+  // than all of them, so the reach is asked for only when all of them would be too many.
+  j.data_zero_share = j.zero_share;
+  const bool agrees = j.unwritten == 0 && j.mismatches == 0;
+  if (agrees && j.zero_share > kMistrustZeroShare)
+    j.data_zero_share = DataZeroShare(reference, reach, j.zero_share);
   if (j.unwritten > 0)
     j.verdict = Verdict::kUnwritten;
   else if (j.mismatches > 0)
     j.verdict = Verdict::kFailed;
-  else if (j.zero_share > kMistrustZeroShare)
+  else if (j.data_zero_share > kMistrustZeroShare)
     j.verdict = Verdict::kMistrusted;
   else
     j.verdict = Verdict::kPassed;

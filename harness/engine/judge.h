@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -45,11 +46,21 @@ enum class Comparison { kBitwise, kErrorBound, kPlaneErrorBound };
 // small integers do not make Winograd exact.
 Comparison ComparisonFor(Fill fill, bool inexact_result);
 
+// Where the problem's structure reaches the result, element by element in logical order: non-zero
+// where some term of the reduction lands (a tap meets the input, a bias is added), zero where none
+// does, so that the result is zero there whatever the data (positions no tap reaches,
+// padding-only windows, the positions a strided backward-data skips). The same case computed on
+// all-ones inputs is one (check_case.h ReachOf). Empty: not known.
+using ReachFn = std::function<std::vector<double>()>;
+
 // `reference` and `magnitude` are float64 in logical order; `got` float32 in logical order.
-// `magnitude` may be empty when comparing bitwise.
+// `magnitude` may be empty when comparing bitwise. A result that agrees is mistrusted when over
+// 70% of the elements the structure reaches are exactly zero: zeros of the data prove little, zeros
+// of the structure do not count. `reach` is asked only when over 70% of the whole reference is
+// zero (a case that is not mostly zero pays nothing); without it every element counts as reached.
 Judgement Judge(const Shape& reference_shape, const std::vector<double>& reference,
                 const std::vector<double>& magnitude, const HostTensor& got, Comparison comparison,
-                int64_t reduction_length, const ErrorBound& bound = {});
+                int64_t reduction_length, const ErrorBound& bound = {}, const ReachFn& reach = {});
 inline Judgement Judge(const Shape& reference_shape, const std::vector<double>& reference,
                        const std::vector<double>& magnitude, const HostTensor& got, Fill fill,
                        int64_t reduction_length, const ErrorBound& bound = {}) {

@@ -214,6 +214,8 @@ void MergeSummary(CampaignSummary* s, const CampaignSummary& other) {
   s->shrinking.cut_short += other.shrinking.cut_short;
   s->shrinking.seconds += other.shrinking.seconds;
   s->untriaged += other.untriaged;
+  s->invalid_files.insert(s->invalid_files.end(), other.invalid_files.begin(),
+                          other.invalid_files.end());
   s->time.generate += other.time.generate;
   s->time.fill += other.time.fill;
   s->time.oracle += other.time.oracle;

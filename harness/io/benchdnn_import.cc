@@ -197,6 +197,13 @@ class Importer : public BatchVisitor {
       });
       return;
     }
+    // A case `check` would refuse is no case of its corpus: the import skips it, so that a
+    // corpus replays whole with the same limits.
+    if (Status st = CheckLimits(scaled, options_.case_limits); !st.ok()) {
+      Skip("size: over the limits of a check (--max-elements, --max-macs, --max-extent)", place, 1,
+           [&] { return Said(token, st.message()); });
+      return;
+    }
     ++result.tally.imported;
     BenchdnnProblem b;
     b.algorithm = run.alg.value_or(Algorithm::kDirect);

@@ -14,7 +14,8 @@
 //     or is not a legal convolution;
 //   - layout: a format (--stag/--wtag/--dtag/--strides) with no ConvProblem layout;
 //   - direction: a direction not asked for (ImportOptions::directions);
-//   - size: over the MAC budget after scaling (ImportOptions::scale).
+//   - size: over the MAC budget after scaling (ImportOptions::scale), or over the limits a check
+//     replays cases within (ImportOptions::case_limits; --max-elements, --max-macs, --max-extent).
 // --dir FWD_B / FWD_D / FWD_I are forward with / without a bias (a bias also with --bia-dt=f32),
 // BWD_D backward-data, BWD_W / BWD_WB backward-weight without / with a bias, BWD_DW both backward
 // directions. Without --dir a problem is imported with a bias for the writer's directions (all,
@@ -59,6 +60,7 @@ struct ImportOptions {
   std::optional<bool> deconv;         // the driver; nullopt: deconv when IsBenchdnnDeconvPath(file)
   std::vector<Direction> directions;  // runs of other directions are skipped; empty: all
   ScaleOptions scale;                 // applied to every imported problem
+  Limits case_limits;                 // of the check that is to replay the cases
   BatchLimits limits;
   int64_t max_runs = int64_t{1} << 27;  // problems read, over all includes
   // Problems imported; about 1.7 kB each (oneDNN's test_conv_all, 250350 problems: 595 MB RSS).

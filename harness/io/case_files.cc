@@ -7,7 +7,7 @@
 
 namespace convparity {
 
-Result<std::vector<LoadedCase>> LoadCaseFiles(const std::vector<std::string>& paths) {
+Result<CaseFiles> ReadCaseFiles(const std::vector<std::string>& paths) {
   namespace fs = std::filesystem;
   std::vector<std::string> files;
   for (const std::string& path : paths) {
@@ -27,15 +27,28 @@ Result<std::vector<LoadedCase>> LoadCaseFiles(const std::vector<std::string>& pa
       return Status::Invalid(path + ": no such file or folder");
     }
   }
-  std::vector<LoadedCase> cases;
+  CaseFiles read;
   for (const std::string& file : files) {
-    Result<std::string> text = ReadFile(file);
-    if (!text.ok()) return text.status();
+    Result<std::string> text = ReadFile(file);  // its errors name the file
+    if (!text.ok()) {
+      read.unread.push_back({file, text.status()});
+      continue;
+    }
     Result<ConvCase> c = ParseCaseText(*text);
-    if (!c.ok()) return c.status().WithContext(file);
-    cases.push_back({file, *c});
+    if (!c.ok()) {
+      read.unread.push_back({file, c.status().WithContext(file)});
+      continue;
+    }
+    read.cases.push_back({file, *c});
   }
-  return cases;
+  return read;
+}
+
+Result<std::vector<LoadedCase>> LoadCaseFiles(const std::vector<std::string>& paths) {
+  Result<CaseFiles> read = ReadCaseFiles(paths);
+  if (!read.ok()) return read.status();
+  if (!read->unread.empty()) return read->unread.front().status;
+  return std::move(read).value().cases;
 }
 
 }  // namespace convparity

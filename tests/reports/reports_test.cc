@@ -470,7 +470,7 @@ TEST(CampaignSummary, JsonHoldsEveryFieldOfInterfacesMd) {
                  "buckets",      "findings",       "shrinking",         "throughput",
                  "time_seconds", "coverage",       "mistrusted",        "skipped",
                  "sut_versions", "mixed_versions", "incomplete_shards", "missing_shards",
-                 "timeline",     "bound_use"},
+                 "timeline",     "bound_use",      "slow",              "invalid_files"},
              "summary");
   EXPECT_EQ(j["schema"], "convparity.summary/3");
   // Shard 1 of 4 alone: the other three are missing.

@@ -153,6 +153,10 @@ CampaignSummary GenSummary() {
   for (int n = *rc::gen::inRange(0, 3); n > 0; --n)
     s.bound_use[*GenName()] =
         *rc::gen::container<std::vector<int64_t>>(kBoundUseBins + 1, GenCount());
+  // File names and reasons may hold any bytes, like names: SummaryJson makes them valid UTF-8.
+  for (int n = *rc::gen::inRange(0, 3); n > 0; --n)
+    s.invalid_files.push_back(
+        {*rc::gen::oneOf(GenName(), rc::gen::arbitrary<std::string>()), *GenName()});
   return s;
 }
 
@@ -281,6 +285,25 @@ TEST(SummaryFromJson, ReadsSummariesWithoutTheWorkersProtocolAndIdleTime) {
   j["time_seconds"].erase("protocoll");
   j["time_seconds"]["idle"] = -1;
   EXPECT_NE(ErrorOf(j).find("time_seconds.idle"), std::string::npos) << ErrorOf(j);
+}
+
+// `check`'s invalid case files: summaries written before it listed them read as none; a listed one
+// reads back, and an entry without its reason is an error.
+TEST(SummaryFromJson, ReadsTheInvalidFilesOfACheckAndSummariesWithout) {
+  json j = Valid();
+  EXPECT_EQ(j["invalid_files"], json::array());
+  j["invalid_files"] = json::array({{{"file", "c/a.json"}, {"reason", "c/a.json: malformed"}}});
+  Result<CampaignSummary> r = SummaryFromJson(j);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->invalid_files.size(), 1u);
+  EXPECT_EQ(r->invalid_files[0].file, "c/a.json");
+  EXPECT_EQ(r->invalid_files[0].reason, "c/a.json: malformed");
+  j.erase("invalid_files");
+  r = SummaryFromJson(j);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_TRUE(r->invalid_files.empty());
+  j["invalid_files"] = json::array({{{"file", "c/a.json"}}});
+  EXPECT_EQ(ErrorOf(j), "field 'invalid_files[0].reason': missing");
 }
 
 // A version-1 summary (before triage) has no findings, shrinking, hits or shrink: it still reads,

@@ -105,6 +105,106 @@ TEST(Judge, MostlyZeroReferenceIsMistrustedButFailuresStillFail) {
   EXPECT_EQ(Judge(kShape, some, {}, Got({0, 0, 1, 5}), Fill::kExact, 1).verdict, Verdict::kPassed);
 }
 
+// Judge with a reach (judge.h ReachFn), counting how often it is asked.
+Judgement JudgeReaching(const std::vector<double>& ref, const std::vector<float>& got,
+                        const std::vector<double>& reached, int* asked) {
+  return Judge(kShape, ref, {}, Got(got), Comparison::kBitwise, 1, ErrorBound{}, [&] {
+    ++*asked;
+    return reached;
+  });
+}
+
+TEST(JudgeZeros, OnlyZerosWhereTheStructureReachesAreMistrusted) {
+  const std::vector<double> ref{0, 0, 0, 5};
+  int asked = 0;
+  // Three zeros no term reaches: the one element reached is not zero.
+  Judgement structural = JudgeReaching(ref, {0, 0, 0, 5}, {0, 0, 0, 2}, &asked);
+  EXPECT_EQ(structural.verdict, Verdict::kPassed);
+  EXPECT_EQ(structural.zero_share, 0.75);
+  EXPECT_EQ(structural.data_zero_share, 0.0);
+  // Every element reached: the zeros are the data's.
+  Judgement data = JudgeReaching(ref, {0, 0, 0, 5}, {1, 3, 1, 2}, &asked);
+  EXPECT_EQ(data.verdict, Verdict::kMistrusted);
+  EXPECT_EQ(data.data_zero_share, 0.75);
+  // Two reached, one of them zero: 50%, trusted.
+  EXPECT_EQ(JudgeReaching(ref, {0, 0, 0, 5}, {0, 0, 1, 1}, &asked).verdict, Verdict::kPassed);
+  // Nothing reached (padding-only windows everywhere): a correct result is all zeros, and passes.
+  EXPECT_EQ(JudgeReaching({0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, &asked).verdict,
+            Verdict::kPassed);
+  // Structural zeros still have to be written as zeros.
+  EXPECT_EQ(JudgeReaching(ref, {0, 1, 0, 5}, {0, 0, 0, 2}, &asked).verdict, Verdict::kFailed);
+  EXPECT_EQ(asked, 4);
+  // An unknown reach (the oracle failed) counts every element as reached.
+  EXPECT_EQ(JudgeReaching(ref, {0, 0, 0, 5}, {}, &asked).verdict, Verdict::kMistrusted);
+}
+
+TEST(JudgeZeros, TheReachIsAskedOnlyForAMostlyZeroReference) {
+  int asked = 0;
+  EXPECT_EQ(JudgeReaching({0, 0, 1, 5}, {0, 0, 1, 5}, {0, 0, 1, 1}, &asked).verdict,
+            Verdict::kPassed);
+  EXPECT_EQ(JudgeReaching({1, 2, 3, 4}, {1, 2, 3, 9}, {1, 1, 1, 1}, &asked).verdict,
+            Verdict::kFailed);
+  EXPECT_EQ(asked, 0);
+}
+
+ConvCase CaseOf(const std::string& descriptor, Fill fill) {
+  Result<ParsedDescriptor> parsed = ParseDescriptor(descriptor);
+  EXPECT_TRUE(parsed.ok()) << parsed.status().message();
+  ConvCase c;
+  c.problem = parsed->problem;
+  c.direction = parsed->direction.value_or(Direction::kForward);
+  c.fill = fill;
+  c.seed = 3;
+  return c;
+}
+
+// Problems whose result is mostly zero by their structure alone, checked on our kernel: passed,
+// where the judge without a reach said mistrusted.
+TEST(JudgeZeros, ACorrectResultOfMostlyStructuralZerosPasses) {
+  std::unique_ptr<ConvSut> direct = std::move(MakeSut("direct")).value();
+  for (const char* descriptor : {
+           "bwd_data:2d_ic3_oc2_i8x8_k1x1_s2x2",         // the skipped positions: 75%
+           "bwd_data:3d_ic2_oc2_i6x6x6_k1x1x1_s3x3x3",   // 96%
+           "fwd:2d_ic2_oc3_i2x2_k1x1_p3x3",              // padding-only windows: 94%
+           "bwd_weight:2d_ic2_oc2_i2x2_k7x7_p6x6_d2x2",  // taps that meet no input
+           "fwd:t2d_ic2_oc2_i2x2_k1x1_s4x4",             // positions no tap reaches
+           "fwd:t1d_ic1_oc1_i2_k1_s4_op3",               // and output padding's
+       })
+    for (Fill fill : {Fill::kExact, Fill::kUniform}) {
+      const PreparedCase prep = PrepareCase(CaseOf(descriptor, fill));
+      ASSERT_FALSE(prep.ended) << descriptor << ": " << prep.ended->reason;
+      const CaseOutcome out = RunPrepared(prep, *direct);
+      EXPECT_GT(out.judgement.zero_share, 0.7) << descriptor;
+      EXPECT_EQ(out.verdict, Verdict::kPassed)
+          << descriptor << " " << FillName(fill) << ": " << out.reason;
+      // The reference itself, judged without a reach: mistrusted, as every one of them was.
+      const RefTensor& ref = prep.reference.result;
+      HostTensor rounded{ref.shape, std::vector<float>(ref.values.begin(), ref.values.end())};
+      EXPECT_EQ(Judge(ref.shape, ref.values, {}, rounded, Comparison::kBitwise, 1).verdict,
+                Verdict::kMistrusted)
+          << descriptor;
+    }
+}
+
+// Zeros the data puts where the structure reaches are still mistrusted: the same 1×1 stride-2
+// backward-data with a grad_output that is zero but for one element.
+TEST(JudgeZeros, ZerosOfTheDataAreStillMistrusted) {
+  const PreparedCase prep = PrepareCase(CaseOf("bwd_data:2d_ic3_oc2_i8x8_k1x1_s2x2", Fill::kExact));
+  ASSERT_FALSE(prep.ended);
+  CaseInputs sparse = prep.inputs;
+  std::fill(sparse.grad_output.values.begin() + 1, sparse.grad_output.values.end(), 0.0f);
+  Result<OracleOutput> ref =
+      TorchOracle::Compute(prep.c.problem, prep.c.direction, sparse, /*with_magnitude=*/false);
+  ASSERT_TRUE(ref.ok()) << ref.status().message();
+  const RefTensor& r = ref->result;
+  HostTensor rounded{r.shape, std::vector<float>(r.values.begin(), r.values.end())};
+  const Judgement j = Judge(r.shape, r.values, {}, rounded, Comparison::kBitwise, 1, ErrorBound{},
+                            [&] { return ReachOf(prep); });
+  EXPECT_EQ(j.verdict, Verdict::kMistrusted);
+  EXPECT_GT(j.data_zero_share, 0.9);
+  EXPECT_LT(j.data_zero_share, 1.0);
+}
+
 TEST(Judge, AnInexactResultIsBoundByTheLargestMagnitudeOfItsPlaneOnly) {
   // Two planes (1, 2, 2): element 0 has a tiny magnitude beside a large one, plane 1 has none.
   const Shape shape{1, 2, 2};
