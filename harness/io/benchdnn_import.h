@@ -60,7 +60,9 @@ struct ImportOptions {
   std::optional<bool> deconv;         // the driver; nullopt: deconv when IsBenchdnnDeconvPath(file)
   std::vector<Direction> directions;  // runs of other directions are skipped; empty: all
   ScaleOptions scale;                 // applied to every imported problem
-  Limits case_limits;                 // of the check that is to replay the cases
+  // Of the check that is to replay the cases: none unless the caller names them (the command line
+  // names check's own).
+  Limits case_limits{INT64_MAX, INT64_MAX, INT64_MAX};
   BatchLimits limits;
   int64_t max_runs = int64_t{1} << 27;  // problems read, over all includes
   // Problems imported; about 1.7 kB each (oneDNN's test_conv_all, 250350 problems: 595 MB RSS).

@@ -107,7 +107,7 @@ TEST(Triage, CampaignsAgainstPlantedBugsOfEachClass) {
   EXPECT_GT(hits, 10);
 
   for (const char* variant : {"narrow", "unwritten", "crash"}) {
-    CampaignRun run = Campaign(variant, 3);
+    CampaignRun run = Campaign(variant, 6);
     EXPECT_FALSE(run.reported.empty()) << variant;
     for (const Finding& f : run.reported) {
       EXPECT_FALSE(f.crashes_after_others) << variant;
