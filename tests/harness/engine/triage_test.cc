@@ -128,9 +128,10 @@ TEST(Triage, CampaignsAgainstPlantedBugsOfEachClass) {
   }
 
   // A bug shown only by kernels beyond 16 taps: the wider space reaches them in 1-D.
-  CampaignRun large = Campaign("large-kernel", 4, false, {1});
+  CampaignRun large = Campaign("large-kernel", 6, false, {1});
   ASSERT_FALSE(large.reported.empty());
   for (const Finding& f : large.reported) {
+    if (f.shrink_cut_short) continue;  // the budget ended its shrinking: reported as it was
     EXPECT_EQ(f.minimized.problem.kernel[0], 17) << ProblemDescriptor(f.minimized.problem);
     ExpectOneMinimal(f);
   }
