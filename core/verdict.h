@@ -30,6 +30,17 @@ const char* VerdictName(Verdict v);  // passed, failed, shape_mismatch, unwritte
 // legal convolution proves nothing), or "parity" for passed and "discrepancy" for failed, the names
 // of case files written before `check` compared verdicts exactly.
 Result<Verdict> ParseExpectedVerdict(const std::string& name);
+// What went wrong in a failed result, told from its wrong elements (harness/engine/symptom.h): with
+// the direction, what buckets a failed discrepancy before its features do (core/features.h).
+enum class Symptom {
+  kNone,       // not a failed verdict (or not told)
+  kPrecision,  // every wrong element within what summing in a narrower type explains (bfloat16 …)
+  kWrong,      // whole wrong values: any other failure
+};
+constexpr Symptom kLastSymptom = Symptom::kWrong;
+const char* SymptomName(Symptom s);                     // "" (none), precision, wrong
+Result<Symptom> ParseSymptom(const std::string& name);  // any SymptomName, "" for none
+
 // A discrepancy is what a campaign reports and shrinks.
 inline bool IsDiscrepancy(Verdict v) {
   return v == Verdict::kFailed || v == Verdict::kShapeMismatch || v == Verdict::kUnwritten ||
@@ -52,6 +63,7 @@ struct Judgement {
   double max_rel_error = 0;  // reported, never judged: it explodes where terms cancel
   double zero_share = 0;     // of the reference
   std::optional<ElementReport> first, worst;
+  Symptom symptom = Symptom::kNone;  // of a failed verdict (harness/engine/symptom.h)
 };
 
 struct CaseTiming {  // seconds

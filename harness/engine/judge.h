@@ -44,6 +44,8 @@ enum class Comparison { kBitwise, kErrorBound, kPlaneErrorBound };
 // came from an inexact algorithm (RunNotes::inexact) within the plane's bound, whatever the fill:
 // small integers do not make Winograd exact.
 Comparison ComparisonFor(Fill fill, bool inexact_result);
+// The largest magnitude of each element's plane, element by element: kPlaneErrorBound's A.
+std::vector<double> PlaneMaxima(const Shape& shape, const std::vector<double>& magnitude);
 
 // `reference` and `magnitude` are float64 in logical order; `got` float32 in logical order.
 // `magnitude` may be empty when comparing bitwise.
