@@ -72,11 +72,18 @@ const std::vector<std::string>& AllFeatureTagNames() {
   return names;
 }
 
-std::string BucketSignature(const ConvCase& c, Verdict verdict) {
+std::string BucketSignature(const ConvCase& c, Verdict verdict, Symptom symptom) {
   const ConvProblem& p = c.problem;
-  std::string sig = c.sut + "/" + DirectionName(c.direction) + "/" + VerdictName(verdict) + "/" +
-                    (c.graph == GraphForm::kChain ? "chain." : "") + (p.transposed ? "t" : "") +
-                    std::to_string(p.rank) + "d";
+  std::string sig = c.sut + "/" + DirectionName(c.direction) + "/" + VerdictName(verdict) + "/";
+  if (verdict == Verdict::kFailed && symptom != Symptom::kNone) {
+    sig += SymptomName(symptom);
+    // A narrower type's rounding is one cause wherever the sums are long enough: its minimal
+    // cases differ in rank, kernel and groups, none of which says anything about it.
+    if (symptom == Symptom::kPrecision) return sig;
+    sig += "/";
+  }
+  sig += std::string(c.graph == GraphForm::kChain ? "chain." : "") + (p.transposed ? "t" : "") +
+         std::to_string(p.rank) + "d";
   for (const std::string& tag : FeatureTags(p)) {
     // Rank and kind are in the prefix; sizes (batch, bias, output 1) describe the case, not the
     // bug. The space's wider bins (issue 16) are coverage only: the signature stays as it was.

@@ -20,10 +20,15 @@ namespace convparity {
 std::vector<std::string> FeatureTags(const ConvProblem& p);
 const std::vector<std::string>& AllFeatureTagNames();  // every tag FeatureTags can return
 
-// The bucket of a (minimized) discrepancy: SUT, direction, verdict, the graph form ("chain." for a
-// chain) and the problem's feature classes,
-// e.g. "known-bug:tvm-7912/fwd/failed/t1d.stride>1.output_padding>0".
-std::string BucketSignature(const ConvCase& c, Verdict verdict);
+// The bucket of a (minimized) discrepancy: what went wrong, then where. SUT, direction, verdict,
+// and for a failed verdict its symptom (core/verdict.h); then, except for a loss of precision,
+// which one cause shows on every problem alike, the graph form ("chain." for a chain) and the
+// problem's feature classes (docs/TRIAGE.md), e.g.
+//   "known-bug:tvm-7912/fwd/failed/wrong/t1d.stride>1.output_padding>0"
+//   "plugin:/x/libk.so#bf16/bwd_data/failed/precision"
+//   "known-bug:pytorch-19912/fwd/crashed/2d.grouped"
+// A failed verdict without a symptom (none told) has no symptom part.
+std::string BucketSignature(const ConvCase& c, Verdict verdict, Symptom symptom);
 
 // A discrepancy as a campaign reports it.
 struct Finding {

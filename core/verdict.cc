@@ -28,6 +28,24 @@ const char* VerdictName(Verdict v) {
   return "?";
 }
 
+const char* SymptomName(Symptom s) {
+  switch (s) {
+    case Symptom::kNone:
+      return "";
+    case Symptom::kPrecision:
+      return "precision";
+    case Symptom::kWrong:
+      return "wrong";
+  }
+  return "?";
+}
+
+Result<Symptom> ParseSymptom(const std::string& name) {
+  for (int i = 0; i <= static_cast<int>(kLastSymptom); ++i)
+    if (name == SymptomName(static_cast<Symptom>(i))) return static_cast<Symptom>(i);
+  return Status::Invalid("expected a symptom: precision, wrong (or none), got '" + name + "'");
+}
+
 Result<Verdict> ParseExpectedVerdict(const std::string& name) {
   if (name == "parity") return Verdict::kPassed;
   if (name == "discrepancy") return Verdict::kFailed;

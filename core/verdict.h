@@ -31,6 +31,17 @@ const char* VerdictName(Verdict v);  // passed, failed, shape_mismatch, unwritte
 // legal convolution proves nothing), or "parity" for passed and "discrepancy" for failed, the names
 // of case files written before `check` compared verdicts exactly.
 Result<Verdict> ParseExpectedVerdict(const std::string& name);
+// What went wrong in a failed result, told from its wrong elements (harness/engine/symptom.h): with
+// the direction, what buckets a failed discrepancy before its features do (core/features.h).
+enum class Symptom {
+  kNone,       // not a failed verdict (or not told)
+  kPrecision,  // every wrong element within what summing in a narrower type explains (bfloat16 …)
+  kWrong,      // whole wrong values: any other failure
+};
+constexpr Symptom kLastSymptom = Symptom::kWrong;
+const char* SymptomName(Symptom s);                     // "" (none), precision, wrong
+Result<Symptom> ParseSymptom(const std::string& name);  // any SymptomName, "" for none
+
 // A discrepancy is what a campaign reports and shrinks.
 inline bool IsDiscrepancy(Verdict v) {
   return v == Verdict::kFailed || v == Verdict::kShapeMismatch || v == Verdict::kUnwritten ||
@@ -57,6 +68,7 @@ struct Judgement {
   // zero_share, which bounds it.
   double data_zero_share = 0;
   std::optional<ElementReport> first, worst;
+  Symptom symptom = Symptom::kNone;  // of a failed verdict (harness/engine/symptom.h)
 };
 
 struct CaseTiming {  // seconds

@@ -47,6 +47,13 @@ std::vector<ConvProblem> ReductionsOf(const ConvProblem& p, Reduction kind) {
         out.push_back(q);
       }
       break;
+    case Reduction::kGroupsKeepingChannels:
+      for (int64_t g : Smaller(p.groups, 1)) {
+        if (p.in_channels % g != 0 || p.out_channels % g != 0) continue;
+        q.groups = g;
+        out.push_back(q);
+      }
+      break;
     case Reduction::kInChannelsPerGroup:
       for (int64_t c : Smaller(in_g, 1)) {
         q.in_channels = c * p.groups;
@@ -102,11 +109,13 @@ std::vector<ConvProblem> ReductionsOf(const ConvProblem& p, Reduction kind) {
 
 std::vector<ConvProblem> SimplerProblems(const ConvProblem& p) {
   std::vector<ConvProblem> out;
-  // Structure first (dimensions, groups, channels, batch), then sizes, then plainer options.
+  // Structure first (dimensions, groups, channels, batch), then sizes, then plainer options, last
+  // those that add work.
   for (Reduction kind :
        {Reduction::kDropDimension, Reduction::kGroups, Reduction::kInChannelsPerGroup,
         Reduction::kOutChannelsPerGroup, Reduction::kBatch, Reduction::kSpatial,
-        Reduction::kDataLayout, Reduction::kWeightLayout, Reduction::kBias, Reduction::kTransposed})
+        Reduction::kDataLayout, Reduction::kWeightLayout, Reduction::kBias, Reduction::kTransposed,
+        Reduction::kGroupsKeepingChannels})
     for (const ConvProblem& q : ReductionsOf(p, kind))
       if (q != p && Validate(q).ok() && std::find(out.begin(), out.end(), q) == out.end())
         out.push_back(q);

@@ -26,6 +26,8 @@ enum class Reduction {
   kWeightLayout,  // the natural weight layout
   kBias,          // no bias
   kTransposed,    // ordinary in place of transposed (output_padding dropped with it)
+  kGroupsKeepingChannels,  // fewer groups, keeping the channel counts: wider groups, plainer
+                           // though they add multiply-adds (a depthwise problem made dense)
 };
 
 // The candidates of one kind of reduction of `p`, unchecked (they may be invalid, or equal `p`).

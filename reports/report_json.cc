@@ -15,7 +15,9 @@ namespace {
 using nlohmann::json;
 
 std::string BucketOf(const Finding& f) {
-  return f.bucket.empty() ? BucketSignature(f.minimized, f.outcome.verdict) : f.bucket;
+  return f.bucket.empty()
+             ? BucketSignature(f.minimized, f.outcome.verdict, f.outcome.judgement.symptom)
+             : f.bucket;
 }
 
 // POSIX shell quoting: plain words stay bare, anything else goes in single quotes.
@@ -81,19 +83,21 @@ json ElementJson(const std::optional<ElementReport>& e) {
 
 json MetricsJson(const ConvCase& c, const Judgement& j) {
   const double share = j.elements > 0 ? static_cast<double>(j.mismatches) / j.elements : 0.0;
-  return {{"tensor", TensorName(c.direction)},
-          {"axes", Axes(c.problem, c.direction)},
-          {"shape", JudgedShape(c.problem, c.direction)},
-          {"elements", j.elements},
-          {"mismatches", j.mismatches},
-          {"mismatch_share", RealToJson(share)},
-          {"unwritten", j.unwritten},
-          {"max_abs_error", RealToJson(j.max_abs_error)},
-          {"max_bound_use", RealToJson(j.max_bound_use)},
-          {"max_rel_error", RealToJson(j.max_rel_error)},
-          {"zero_share", RealToJson(j.zero_share)},
-          {"first", ElementJson(j.first)},
-          {"worst", ElementJson(j.worst)}};
+  json metrics = {{"tensor", TensorName(c.direction)},
+                  {"axes", Axes(c.problem, c.direction)},
+                  {"shape", JudgedShape(c.problem, c.direction)},
+                  {"elements", j.elements},
+                  {"mismatches", j.mismatches},
+                  {"mismatch_share", RealToJson(share)},
+                  {"unwritten", j.unwritten},
+                  {"max_abs_error", RealToJson(j.max_abs_error)},
+                  {"max_bound_use", RealToJson(j.max_bound_use)},
+                  {"max_rel_error", RealToJson(j.max_rel_error)},
+                  {"zero_share", RealToJson(j.zero_share)},
+                  {"first", ElementJson(j.first)},
+                  {"worst", ElementJson(j.worst)}};
+  if (j.symptom != Symptom::kNone) metrics["symptom"] = SymptomName(j.symptom);
+  return metrics;
 }
 
 // What the SUT said about its run (RunNotes); absent when it said nothing.

@@ -28,6 +28,13 @@ std::vector<std::string> VerdictNames() {
   return names;
 }
 
+std::vector<std::string> SymptomNames() {
+  std::vector<std::string> names;
+  for (int v = static_cast<int>(Symptom::kNone) + 1; v <= static_cast<int>(kLastSymptom); ++v)
+    names.push_back(SymptomName(static_cast<Symptom>(v)));
+  return names;
+}
+
 const std::vector<std::string>& CoverageKeyClasses() {
   static const std::vector<std::string> classes{
       "transposed",         "grouped",       "stride>1", "dilation>1", "output_padding>0",
@@ -62,7 +69,7 @@ json SummaryJson(const CampaignSummary& s, const ToolInfo& tool) {
   for (const std::string& v : VerdictNames()) verdict_totals.try_emplace(v, 0);
 
   json buckets = json::array();
-  for (const auto& [signature, b] : s.buckets)
+  for (const auto& [signature, b] : s.buckets) {
     buckets.push_back(
         {{"signature", signature},
          {"report", b.report_file},
@@ -84,6 +91,8 @@ json SummaryJson(const CampaignSummary& s, const ToolInfo& tool) {
           {{"case_index", b.first_case_index}, {"seconds", RealToJson(b.first_seconds)}}},
          {"last_seen",
           {{"case_index", b.last_case_index}, {"seconds", RealToJson(b.last_seconds)}}}});
+    if (!b.symptom.empty()) buckets.back()["symptom"] = b.symptom;
+  }
   int64_t hits = 0;
   for (const auto& [signature, b] : s.buckets) hits += b.hits;
 

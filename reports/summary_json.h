@@ -71,6 +71,9 @@ struct CampaignSummary {
   struct Bucket {
     std::string report_file;  // the report's file name (ReportFileName)
     std::string sut, direction, verdict;
+    // A failed verdict's symptom (core/verdict.h SymptomName); empty for other verdicts, and in
+    // summaries written before buckets had one.
+    std::string symptom;
     int64_t cases = 0;             // discrepancies that fell in this bucket
     int64_t first_case_index = 0;  // the case counter when it was first seen
     double first_seconds = 0;      // seconds into the run when it was first seen
@@ -178,6 +181,8 @@ std::string ShardText(int index, int count);
 std::vector<std::string> MissingShards(const CampaignSummary& s);
 // Every verdict's name, in the order of the Verdict enum.
 std::vector<std::string> VerdictNames();
+// Every symptom's name but none's (""), in the order of the Symptom enum.
+std::vector<std::string> SymptomNames();
 
 // The inverse of SummaryJson: SummaryJson(*SummaryFromJson(j), tool) == j for every j SummaryJson
 // wrote with `tool`. Strict, like the schema: the schema name and version must be ours, every field

@@ -247,7 +247,7 @@ void ReadBuckets(Reader& r, const Node& n, CampaignSummary* s) {
   for (const Node& item : r.Items(n)) {
     if (!r.Object(item,
                   {"signature", "report", "sut", "direction", "verdict", "cases", "first_seen"},
-                  {"hits", "shrink", "last_seen"}))
+                  {"hits", "shrink", "last_seen", "symptom"}))
       return;
     const std::string signature = r.String(r(item, "signature"));
     if (signature.empty()) r.Error(r(item, "signature"), "empty");
@@ -261,6 +261,8 @@ void ReadBuckets(Reader& r, const Node& n, CampaignSummary* s) {
     b.sut = r.String(r(item, "sut"));
     b.direction = r.OneOf(r(item, "direction"), DirectionNames());
     b.verdict = r.OneOf(r(item, "verdict"), VerdictNames());
+    // Summaries written before buckets had a symptom have none: their signatures read as they are.
+    if (item.v.contains("symptom")) b.symptom = r.OneOf(r(item, "symptom"), SymptomNames());
     b.cases = r.Count(r(item, "cases"));
     const Node first = r(item, "first_seen");
     r.Object(first, {"case_index", "seconds"});

@@ -41,10 +41,11 @@ constexpr double kTerminalLineSeconds = 1;
 
 using Clock = std::chrono::steady_clock;
 
-// The bucket of a discrepancy: its signature, and the implementation the SUT said it used, so
-// that one SUT's implementations (an adapter's jit and gemm paths) are reported apart.
+// The bucket of a discrepancy: its signature (what went wrong, then where), and the
+// implementation the SUT said it used, so that one SUT's implementations (an adapter's jit and
+// gemm paths) are reported apart.
 std::string SignatureOf(const ConvCase& c, const CaseOutcome& outcome) {
-  const std::string signature = BucketSignature(c, outcome.verdict);
+  const std::string signature = BucketSignature(c, outcome.verdict, outcome.judgement.symptom);
   return outcome.notes.implementation.empty() ? signature
                                               : signature + "@" + outcome.notes.implementation;
 }
@@ -272,8 +273,8 @@ class Campaign {
     if (f.crashes_after_others) f.bucket += ".after_others";
     landed_[original_signature] = f.bucket;
     const bool is_new = summary_.buckets.count(f.bucket) == 0;
-    CountFinding(&summary_, f.bucket, f.minimized, f.outcome.verdict, ReportFileName(f), index,
-                 Elapsed());
+    CountFinding(&summary_, f.bucket, f.minimized, f.outcome.verdict, f.outcome.judgement.symptom,
+                 ReportFileName(f), index, Elapsed());
     CountShrink(&summary_, f.bucket, static_cast<int64_t>(f.shrink_steps.size()), f.shrink_calls,
                 f.shrink_bound_hit, f.shrink_cut_short, f.minimized.problem.macs(), seconds,
                 generated_ - cases_at_start);

@@ -8,6 +8,7 @@
 
 #include "core/graph.h"
 #include "generators/fill.h"
+#include "harness/engine/symptom.h"
 #include "oracles/graph_oracle.h"
 
 namespace convparity {
@@ -43,6 +44,7 @@ std::string Summary(const Judgement& j) {
       return os.str();
     case Verdict::kFailed:
       os << j.mismatches << " of " << j.elements << " elements differ";
+      if (j.symptom != Symptom::kNone) os << " (" << SymptomName(j.symptom) << ")";
       if (j.worst)
         os << "; worst at " << ShapeText(j.worst->index) << ": expected " << j.worst->expected
            << ", got " << j.worst->got << " (error " << j.worst->error << ", bound "
@@ -292,6 +294,15 @@ CaseOutcome RunPrepared(const PreparedCase& prep, ConvSut& sut) {
   out.judgement =
       Judge(prep.reference.result.shape, prep.reference.result.values, magnitude->values,
             run.result, comparison, prep.bound_reduction_length, ErrorBound{}, reach);
+  if (out.judgement.verdict == Verdict::kFailed) {
+    // What went wrong (symptom.h) needs the magnitudes, which an exact fill computes only now.
+    if (magnitude->values.empty())
+      if (Result<RefTensor> computed = MagnitudeOf(prep); computed.ok())
+        exact_fill_magnitude = std::move(computed).value(), magnitude = &exact_fill_magnitude;
+    out.judgement.symptom =
+        ClassifySymptom(prep.reference.result.shape, prep.reference.result.values,
+                        magnitude->values, run.result, comparison, prep.bound_reduction_length);
+  }
   out.verdict = out.judgement.verdict;
   out.reason = Summary(out.judgement);
   out.timing.oracle += reach_seconds;

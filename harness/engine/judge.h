@@ -45,6 +45,8 @@ enum class Comparison { kBitwise, kErrorBound, kPlaneErrorBound };
 // came from an inexact algorithm (RunNotes::inexact) within the plane's bound, whatever the fill:
 // small integers do not make Winograd exact.
 Comparison ComparisonFor(Fill fill, bool inexact_result);
+// The largest magnitude of each element's plane, element by element: kPlaneErrorBound's A.
+std::vector<double> PlaneMaxima(const Shape& shape, const std::vector<double>& magnitude);
 
 // Where the problem's structure reaches the result, element by element in logical order: non-zero
 // where some term of the reduction lands (a tap meets the input, a bias is added), zero where none

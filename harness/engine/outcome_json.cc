@@ -53,7 +53,8 @@ nlohmann::json OutcomeToJson(const CaseOutcome& out) {
                               {"max_bound_use", Number(j.max_bound_use)},
                               {"max_rel_error", Number(j.max_rel_error)},
                               {"zero_share", Number(j.zero_share)},
-                              {"data_zero_share", Number(j.data_zero_share)}};
+                              {"data_zero_share", Number(j.data_zero_share)},
+                              {"symptom", SymptomName(j.symptom)}};
   if (j.first) judgement["first"] = ElementToJson(*j.first);
   if (j.worst) judgement["worst"] = ElementToJson(*j.worst);
   const CaseTiming& t = out.timing;
@@ -86,6 +87,9 @@ Result<CaseOutcome> OutcomeFromJson(const nlohmann::json& json) {
     g.max_rel_error = NumberFrom(j.at("max_rel_error"));
     g.zero_share = NumberFrom(j.at("zero_share"));
     g.data_zero_share = NumberFrom(j.at("data_zero_share"));
+    Result<Symptom> symptom = ParseSymptom(j.at("symptom").get<std::string>());
+    if (!symptom.ok()) return symptom.status();
+    g.symptom = *symptom;
     if (j.contains("first")) g.first = ElementFromJson(j.at("first"));
     if (j.contains("worst")) g.worst = ElementFromJson(j.at("worst"));
     const nlohmann::json& t = json.at("timing");

@@ -21,7 +21,8 @@ void ClampOutputPadding(ConvProblem& p) {
 }
 
 std::string KeyOf(const ConvCase& c) {
-  return CaseDescriptor(c.problem, c.direction) + "/" + FillName(c.fill);
+  return CaseDescriptor(c.problem, c.direction) + "/" + FillName(c.fill) + "/" +
+         GraphFormName(c.graph) + "/" + AlgorithmName(c.algorithm);
 }
 
 // Reductions of several fields at once, tried once before the single ones: each accepted one saves
@@ -119,8 +120,22 @@ std::vector<ConvCase> CaseReductions(const ConvCase& c) {
   for (Reduction kind :
        {Reduction::kDropDimension, Reduction::kBatch, Reduction::kGroups,
         Reduction::kInChannelsPerGroup, Reduction::kOutChannelsPerGroup, Reduction::kSpatial,
-        Reduction::kDataLayout, Reduction::kWeightLayout, Reduction::kBias, Reduction::kTransposed})
+        Reduction::kDataLayout, Reduction::kWeightLayout, Reduction::kBias, Reduction::kTransposed,
+        Reduction::kGroupsKeepingChannels})
     for (const ConvProblem& q : ReductionsOf(p, kind)) offer(q);
+  // The case's own options, each to its plainest: the convolution alone, the direct algorithm, the
+  // exact fill.
+  if (c.graph != GraphForm::kConv) {
+    ConvCase r = c;
+    r.graph = GraphForm::kConv;
+    r.transform.reset();  // the graphs a transform SUT built for the chain
+    out.push_back(std::move(r));
+  }
+  if (c.algorithm != Algorithm::kDirect) {
+    ConvCase r = c;
+    r.algorithm = Algorithm::kDirect;
+    out.push_back(std::move(r));
+  }
   if (c.fill != Fill::kExact) {
     ConvCase r = c;
     r.fill = Fill::kExact;

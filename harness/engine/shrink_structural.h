@@ -17,7 +17,9 @@ namespace convparity {
 // spatial dimension), batch, groups (keeping channels per group), input and output channels per
 // group, and per spatial dimension the input, kernel, stride, dilation, each padding side and
 // output_padding (each to its floor, half way there and one less); data and weight layouts to the
-// natural ones, bias off, transposed off (output_padding dropped with it), the fill to exact.
+// natural ones, bias off, transposed off (output_padding dropped with it); groups again, keeping
+// the channel counts (plainer, though it adds multiply-adds); then the case's options: a chain to
+// the convolution alone, the algorithm to direct, the fill to exact.
 // A transposed case whose stride or dilation shrinks keeps its output_padding valid by clamping it.
 std::vector<ConvCase> CaseReductions(const ConvCase& c);
 

@@ -134,8 +134,8 @@ void CountCase(CampaignSummary* s, const ConvCase& c, const CaseOutcome& outcome
 }
 
 void CountFinding(CampaignSummary* s, const std::string& signature, const ConvCase& minimized,
-                  Verdict verdict, const std::string& report_file, int64_t case_index,
-                  double seconds) {
+                  Verdict verdict, Symptom symptom, const std::string& report_file,
+                  int64_t case_index, double seconds) {
   auto [it, inserted] = s->buckets.try_emplace(signature);
   CampaignSummary::Bucket& b = it->second;
   if (inserted) {
@@ -143,6 +143,7 @@ void CountFinding(CampaignSummary* s, const std::string& signature, const ConvCa
     b.sut = minimized.sut;
     b.direction = DirectionName(minimized.direction);
     b.verdict = VerdictName(verdict);
+    b.symptom = SymptomName(symptom);
     b.first_case_index = b.last_case_index = case_index;
     b.first_seconds = b.last_seconds = seconds;
   } else {

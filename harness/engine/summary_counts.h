@@ -18,8 +18,8 @@ void CountCase(CampaignSummary* s, const ConvCase& c, const CaseOutcome& outcome
                bool count_shared_time = true);
 // Counts a discrepancy in its bucket; the first one of a bucket records the report file and when.
 void CountFinding(CampaignSummary* s, const std::string& signature, const ConvCase& minimized,
-                  Verdict verdict, const std::string& report_file, int64_t case_index,
-                  double seconds);
+                  Verdict verdict, Symptom symptom, const std::string& report_file,
+                  int64_t case_index, double seconds);
 // A discrepancy counted in an existing bucket (its minimal case's signature is the bucket's),
 // seen at case `case_index`, `seconds` into the run: the bucket's last sighting when later than
 // the one it has (negative: not known, the last sighting stays).

@@ -69,7 +69,8 @@ std::string FuzzOutDir() {
 
 Result<std::string> WriteFuzzFinding(const std::string& out, const ConvCase& c,
                                      const CaseOutcome& outcome) {
-  Finding f{c, outcome, c, outcome, {}, BucketSignature(c, outcome.verdict)};
+  Finding f{c,       outcome, c,
+            outcome, {},      BucketSignature(c, outcome.verdict, outcome.judgement.symptom)};
   DescribeFinding(f);  // e.g. a transform SUT's case carries its pipeline and graph
   Result<std::string> case_path = WriteCaseFile(out + "/corpus", f.minimized);
   if (!case_path.ok()) return case_path.status();

@@ -203,7 +203,8 @@ TEST(WiderSpace, FeatureTagsNameTheNewBins) {
         << tag;
   ConvCase c;
   c.problem = p;
-  EXPECT_EQ(BucketSignature(c, Verdict::kFailed).find("kernel>9"), std::string::npos);
+  EXPECT_EQ(BucketSignature(c, Verdict::kFailed, Symptom::kWrong).find("kernel>9"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -18,6 +18,12 @@
  * - slow: no bug: correct, but it first burns 1.5 s of CPU time on a problem of 1,000,000
  *   multiply-adds or more, as a slow reference kernel or an interpreter does on a large case. A
  *   time limit must tell it from a hang (issue 24).
+ * - bf16-accumulator: sums in bfloat16: every partial sum is rounded to bfloat16 (to nearest,
+ *   ties to even). Wrong on every case of a random fill; on an exact fill only where a partial sum
+ *   leaves bfloat16's integers (beyond 256), i.e. wherever the reduction is long enough, whatever
+ *   the problem's features: one cause that many different minimal cases show.
+ * - two-bugs: the bfloat16 accumulator, and one too large when the first spatial dimension has a
+ *   stride of 2 or more: two causes in one kernel.
  *
  * Each condition holds on the plainest problem that has its feature, so a 1-minimal case shows it
  * plainly: that is what the triage tests assert (tests/harness/engine/triage_test.cc). */
@@ -26,6 +32,28 @@
 #include <time.h>
 
 #include "convparity_plugin.h"
+
+/* Whether the current call sums in bfloat16 (run() sets it for each call; a plugin's calls come
+ * one at a time). */
+static int g_sum_in_bfloat16;
+
+/* `x` rounded to the nearest bfloat16, ties to even: float32 with its low 16 bits rounded off. */
+static float to_bfloat16(float x) {
+  uint32_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  if ((bits & 0x7F800000u) != 0x7F800000u) { /* infinity and NaN stay as they are */
+    bits += 0x7FFFu + ((bits >> 16) & 1u);
+    bits &= 0xFFFF0000u;
+  }
+  memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+static float planted_add(float sum, float term) {
+  return g_sum_in_bfloat16 ? to_bfloat16(sum + term) : sum + term;
+}
+
+#define NAIVE_ADD(sum, term) planted_add((sum), (term))
 #include "examples/naive_conv.h"
 
 enum {
@@ -38,10 +66,13 @@ enum {
   UNWRITTEN,
   LARGE_KERNEL,
   SLOW,
+  BF16_ACCUMULATOR,
+  TWO_BUGS,
 };
 
 static const char* const kVariantNames[] = {
-    "everywhere", "narrow", "crash", "heap-overflow", "hang", "unwritten", "large-kernel", "slow"};
+    "everywhere", "narrow",      "crash", "heap-overflow",    "hang",
+    "unwritten",  "large-kernel", "slow", "bf16-accumulator", "two-bugs"};
 
 static volatile int64_t g_spin;
 
@@ -68,6 +99,8 @@ static int off_by_one(const convparity_problem* p) {
       return p->groups > 1 && p->kernel[0] == 3 && p->stride[0] == 2;
     case LARGE_KERNEL:
       return any_kernel_above(p, 16);
+    case TWO_BUGS:
+      return p->stride[0] >= 2;
     default:
       return 0;
   }
@@ -109,6 +142,7 @@ static void burn_cpu_seconds(double seconds) {
 static int run(const convparity_problem* p, compute_fn compute, const float* a, const float* b,
                const float* bias, float* out, int64_t n) {
   int64_t i;
+  g_sum_in_bfloat16 = p->variant == BF16_ACCUMULATOR || p->variant == TWO_BUGS;
   if (p->variant == CRASH && p->in_channels / p->groups == 3 && p->stride[0] >= 2)
     *(volatile int*)0 = 1;
   if (p->variant == HANG && p->dilation[p->rank - 1] == 3 && p->kernel[p->rank - 1] == 2)

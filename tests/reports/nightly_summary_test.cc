@@ -35,7 +35,7 @@ CaseOutcome Judged(Verdict v, double bound_use) {
 
 TEST(NightlySummary, AShardsHitsMoveTheLastSightingNotTheFirst) {
   CampaignSummary s;
-  CountFinding(&s, "sig", ConvCase{}, Verdict::kFailed, "sig.json", 3, 0.5);
+  CountFinding(&s, "sig", ConvCase{}, Verdict::kFailed, Symptom::kWrong, "sig.json", 3, 0.5);
   CountHit(&s, "sig", 40, 7.5);
   CountHit(&s, "sig", 20, 2.0);  // counted late, seen earlier: not the last
   CountHit(&s, "sig");           // when is not known: the last stays
@@ -54,9 +54,9 @@ TEST(NightlySummary, MergeIsOneFindingWithHitsAddedAndBothEndsKept) {
   CampaignSummary a, b;
   a.options.shard_count = b.options.shard_count = 2;
   b.options.shard_index = 1;
-  CountFinding(&a, "sig", ConvCase{}, Verdict::kFailed, "a.json", 4, 3.0);
+  CountFinding(&a, "sig", ConvCase{}, Verdict::kFailed, Symptom::kWrong, "a.json", 4, 3.0);
   CountHit(&a, "sig", 10, 9.0);
-  CountFinding(&b, "sig", ConvCase{}, Verdict::kFailed, "b.json", 1, 1.0);
+  CountFinding(&b, "sig", ConvCase{}, Verdict::kFailed, Symptom::kWrong, "b.json", 1, 1.0);
   CountHit(&b, "sig", 5, 4.0);
   CountHit(&b, "sig", 50, 12.0);  // b saw it last, though a found it first
   MergeSummary(&a, b);
@@ -95,8 +95,8 @@ TEST(NightlySummary, MergedSeriesAddTheShardsAndCountEachBucketOnce) {
   a.options.shard_count = b.options.shard_count = 3;
   a.timeline = {{5, 10, 0}, {10, 20, 1}};
   b.timeline = {{4, 7, 1}, {10, 14, 1}};
-  CountFinding(&a, "sig", ConvCase{}, Verdict::kFailed, "a.json", 0, 6.0);
-  CountFinding(&b, "sig", ConvCase{}, Verdict::kFailed, "b.json", 0, 3.0);
+  CountFinding(&a, "sig", ConvCase{}, Verdict::kFailed, Symptom::kWrong, "a.json", 0, 6.0);
+  CountFinding(&b, "sig", ConvCase{}, Verdict::kFailed, Symptom::kWrong, "b.json", 0, 3.0);
   MergeSummary(&a, b);
   ASSERT_EQ(a.timeline.size(), 3u);
   EXPECT_EQ(a.timeline[0].seconds, 4);
@@ -122,7 +122,8 @@ TEST(NightlySummary, IncompleteShardsStayNamedThroughAMerge) {
 ComparedRun RunWith(const std::vector<std::string>& signatures) {
   ComparedRun run;
   for (const std::string& signature : signatures)
-    CountFinding(&run.summary, signature, ConvCase{}, Verdict::kFailed, signature + ".json", 0, 1);
+    CountFinding(&run.summary, signature, ConvCase{}, Verdict::kFailed, Symptom::kWrong,
+                 signature + ".json", 0, 1);
   return run;
 }
 

@@ -193,6 +193,8 @@ CaseOutcome DrawOutcome(const ConvCase& c, bool discrepancy) {
   j.max_bound_use = std::fabs(*GenReal());
   j.max_rel_error = std::fabs(*GenReal());
   j.zero_share = *rc::gen::inRange(0, 101) / 100.0;
+  if (o.verdict == Verdict::kFailed)
+    j.symptom = *rc::gen::element(Symptom::kNone, Symptom::kPrecision, Symptom::kWrong);
   j.first = DrawElement(shape);
   j.worst = DrawElement(shape);
   o.timing = {*rc::gen::inRange(0, 100) / 1e3, *rc::gen::inRange(0, 100) / 1e3,
@@ -210,7 +212,8 @@ rc::Gen<Finding> GenFinding() {
     f.outcome = DrawOutcome(f.minimized, true);
     const int steps = *rc::gen::inRange(0, 4);
     for (int i = 0; i < steps; ++i) f.shrink_steps.push_back(ProblemDescriptor(*GenProblem()));
-    if (*rc::gen::arbitrary<bool>()) f.bucket = BucketSignature(f.minimized, f.outcome.verdict);
+    if (*rc::gen::arbitrary<bool>())
+      f.bucket = BucketSignature(f.minimized, f.outcome.verdict, f.outcome.judgement.symptom);
     return f;
   });
 }
@@ -241,8 +244,8 @@ rc::Gen<CampaignSummary> GenSummary() {
         Finding f;
         f.minimized = c;
         f.outcome = o;
-        CountFinding(&s, BucketSignature(c, o.verdict), c, o.verdict, ReportFileName(f), i,
-                     i * 0.5);
+        CountFinding(&s, BucketSignature(c, o.verdict, o.judgement.symptom), c, o.verdict,
+                     o.judgement.symptom, ReportFileName(f), i, i * 0.5);
       }
     }
     s.time.generate = *rc::gen::inRange(0, 1000) / 1e3;

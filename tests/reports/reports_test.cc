@@ -73,7 +73,7 @@ Finding MakeFinding() {
   j.worst = ElementReport{{0, 3, 1, 2, 4}, -0.25, kNaN, kInf, 0.0};
   f.shrink_steps = {ProblemDescriptor(f.original.problem),
                     CaseDescriptor(f.minimized.problem, f.minimized.direction)};
-  f.bucket = BucketSignature(f.minimized, f.outcome.verdict);
+  f.bucket = BucketSignature(f.minimized, f.outcome.verdict, f.outcome.judgement.symptom);
   return f;
 }
 
@@ -213,7 +213,7 @@ TEST(ReportJson, EmptyBucketIsComputedFromTheMinimizedCase) {
   Finding f = MakeFinding();
   f.bucket.clear();
   EXPECT_EQ(ReportJson(f, kTool, "c.json")["bucket"],
-            BucketSignature(f.minimized, f.outcome.verdict));
+            BucketSignature(f.minimized, f.outcome.verdict, f.outcome.judgement.symptom));
 }
 
 TEST(DescriptorReproCommand, QuotesWhatTheShellWouldSplit) {
@@ -432,8 +432,8 @@ CampaignSummary Fed() {
   CountCase(&s, plain, Outcome(Verdict::kMistrusted));
   CountCase(&s, plain, Outcome(Verdict::kSkipped, "3-D only"));
   CountCase(&s, plain, Outcome(Verdict::kInvalid, "groups"));
-  CountFinding(&s, "sig-a", t, Verdict::kFailed, "sig-a.json", 0, 0.5);
-  CountFinding(&s, "sig-a", t, Verdict::kFailed, "ignored.json", 7, 3.0);
+  CountFinding(&s, "sig-a", t, Verdict::kFailed, Symptom::kWrong, "sig-a.json", 0, 0.5);
+  CountFinding(&s, "sig-a", t, Verdict::kFailed, Symptom::kWrong, "ignored.json", 7, 3.0);
   s.time.generate = 0.75;
   return s;
 }
@@ -507,8 +507,8 @@ TEST(CampaignSummary, MergeAddsCountsWidensTimeAndKeepsTheEarliestSighting) {
   b.elapsed_seconds = 12;
   b.buckets.at("sig-a").first_seconds = 0.25;
   b.buckets.at("sig-a").report_file = "from-b.json";
-  CountFinding(&b, "sig-b", Case("2d_ic1_oc1_i3_k3", Direction::kForward), Verdict::kHung, "b.json",
-               3, 1.0);
+  CountFinding(&b, "sig-b", Case("2d_ic1_oc1_i3_k3", Direction::kForward), Verdict::kHung,
+               Symptom::kNone, "b.json", 3, 1.0);
   MergeSummary(&a, b);
   EXPECT_EQ(a.cases, 10);
   EXPECT_EQ(a.workers, 4);

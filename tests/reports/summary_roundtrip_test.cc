@@ -234,7 +234,7 @@ json Valid() {
   s.options.shard_index = 1;
   s.options.shard_count = 2;
   s.merged_shards = {"0/2"};
-  CountFinding(&s, "sig", ConvCase{}, Verdict::kFailed, "sig.json", 3, 0.5);
+  CountFinding(&s, "sig", ConvCase{}, Verdict::kFailed, Symptom::kWrong, "sig.json", 3, 0.5);
   return SummaryJson(s, kTool);
 }
 
@@ -310,7 +310,7 @@ TEST(SummaryFromJson, ReadsTheInvalidFilesOfACheckAndSummariesWithout) {
 // every sighting after a bucket's first counting as a hit, and writes back as version 3.
 TEST(SummaryFromJson, ReadsVersion1SummariesWithoutTheTriagesFields) {
   CampaignSummary s;
-  CountFinding(&s, "sig", ConvCase{}, Verdict::kFailed, "sig.json", 3, 0.5);
+  CountFinding(&s, "sig", ConvCase{}, Verdict::kFailed, Symptom::kWrong, "sig.json", 3, 0.5);
   CountHit(&s, "sig");
   CountShrink(&s, "sig", 4, 20, false, false, 6, 0.5, 10);
   json j = SummaryJson(s, kTool);

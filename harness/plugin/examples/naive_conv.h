@@ -59,6 +59,12 @@ static int64_t naive_offset(int64_t channels, const int64_t size[3], int64_t n, 
 
 typedef enum { NAIVE_SUM_INTO_Y, NAIVE_SUM_INTO_X, NAIVE_SUM_INTO_W } naive_target;
 
+/* How a term joins its sum. A plugin that plants a bug in the summing (tests/planted) defines
+ * NAIVE_ADD(sum, term) before it includes this file. */
+#ifndef NAIVE_ADD
+#define NAIVE_ADD(sum, term) ((sum) + (term))
+#endif
+
 /* Adds every term of the relation into `out` (which holds X, Y or W by `target`); the other two
  * tensors are read. `out` must have been initialized (zero or bias). */
 static void naive_sum(const naive_geometry* g, naive_target target, const float* x, const float* y,
@@ -87,9 +93,9 @@ static void naive_sum(const naive_geometry* g, naive_target target, const float*
                       yo = naive_offset(g->cy, g->y_size, n, cy, o);
                       wo = naive_offset(cx_per_group, g->kernel, cy, cxl, k);
                       switch (target) {
-                        case NAIVE_SUM_INTO_Y: out[yo] += x[xo] * w[wo]; break;
-                        case NAIVE_SUM_INTO_X: out[xo] += y[yo] * w[wo]; break;
-                        case NAIVE_SUM_INTO_W: out[wo] += x[xo] * y[yo]; break;
+                        case NAIVE_SUM_INTO_Y: out[yo] = NAIVE_ADD(out[yo], x[xo] * w[wo]); break;
+                        case NAIVE_SUM_INTO_X: out[xo] = NAIVE_ADD(out[xo], y[yo] * w[wo]); break;
+                        case NAIVE_SUM_INTO_W: out[wo] = NAIVE_ADD(out[wo], x[xo] * y[yo]); break;
                       }
                     }
         }

@@ -22,7 +22,10 @@ namespace {
 std::string KindOf(const ConvProblem& p, const ConvProblem& q) {
   if (q.rank != p.rank) return "drop_dimension";
   if (q.batch != p.batch) return "batch";
-  if (q.groups != p.groups) return "groups";
+  if (q.groups != p.groups)
+    return q.in_channels == p.in_channels && q.out_channels == p.out_channels
+               ? "groups_keeping_channels"
+               : "groups";
   if (q.in_channels != p.in_channels) return "in_channels_per_group";
   if (q.out_channels != p.out_channels) return "out_channels_per_group";
   if (q.transposed != p.transposed) return "transposed";
@@ -77,6 +80,8 @@ std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<st
   return a;
 }
 
+// Fewer groups with the channel counts kept comes last in both: it is plainer, but it adds
+// multiply-adds, so every reduction that takes work away is tried before it.
 TEST(ShrinkOrder, TheShrinkTreeTriesStructureFirstThenSizesThenPlainerOptions) {
   const ConvProblem p = EveryReductionApplies();
   const std::vector<ConvProblem> candidates = SimplerProblems(p);
@@ -84,23 +89,56 @@ TEST(ShrinkOrder, TheShrinkTreeTriesStructureFirstThenSizesThenPlainerOptions) {
       Concat(
           {"drop_dimension", "groups", "in_channels_per_group", "out_channels_per_group", "batch"},
           SpatialKinds(2)),
-      {"data_layout", "weight_layout", "bias", "transposed"});
+      {"data_layout", "weight_layout", "bias", "transposed", "groups_keeping_channels"});
   EXPECT_EQ(KindsInOrder(p, candidates), expected);
 }
 
+// The case's own options (graph form, algorithm, fill) follow the problem's reductions.
 TEST(ShrinkOrder, TheOneMinimalPassTriesBatchBeforeGroupsAndTheFillLast) {
   ConvCase c{EveryReductionApplies(), Direction::kForward, "direct", Fill::kUniform, 1};
+  c.graph = GraphForm::kChain;
+  c.algorithm = Algorithm::kWinograd;
   std::vector<std::string> kinds;
   for (const ConvCase& r : CaseReductions(c)) {
-    const std::string kind = r.fill != c.fill ? "fill" : KindOf(c.problem, r.problem);
+    const std::string kind = r.fill != c.fill             ? "fill"
+                             : r.graph != c.graph         ? "graph"
+                             : r.algorithm != c.algorithm ? "algorithm"
+                                                          : KindOf(c.problem, r.problem);
     if (kinds.empty() || kinds.back() != kind) kinds.push_back(kind);
   }
   const std::vector<std::string> expected = Concat(
       Concat(
           {"drop_dimension", "batch", "groups", "in_channels_per_group", "out_channels_per_group"},
           SpatialKinds(2)),
-      {"data_layout", "weight_layout", "bias", "transposed", "fill"});
+      {"data_layout", "weight_layout", "bias", "transposed", "groups_keeping_channels", "graph",
+       "algorithm", "fill"});
   EXPECT_EQ(kinds, expected);
+}
+
+// Groups go down with the channel counts kept only where both counts stay whole multiples: from 6
+// groups of 12 and 18 channels, to 1 and 3; 5 (one less) divides neither.
+TEST(ShrinkOrder, FewerGroupsKeepingTheChannelsGoToOneThenHalfWay) {
+  const ConvProblem p = ParseDescriptor("1d_g6_ic12_oc18_i1_k1")->problem;
+  std::vector<int64_t> groups;
+  for (const ConvProblem& q : ReductionsOf(p, Reduction::kGroupsKeepingChannels)) {
+    EXPECT_EQ(q.in_channels, 12);
+    EXPECT_EQ(q.out_channels, 18);
+    groups.push_back(q.groups);
+  }
+  EXPECT_EQ(groups, (std::vector<int64_t>{1, 3}));
+}
+
+// A failure that needs four input and four output channels, in any groups: fewer groups keeping
+// the channels per group takes the channels with them, so before the reduction that keeps the
+// channel counts a depthwise case could not shrink at all; now it ends dense.
+TEST(ShrinkOrder, TheOneMinimalPassUngroupsACaseThatNeedsItsChannelCounts) {
+  ConvCase c{ParseDescriptor("1d_g4_ic4_oc4_i3_k1")->problem, Direction::kForward, "direct",
+             Fill::kExact, 1};
+  StructuralShrinkResult r = ShrinkToOneMinimal(c, [](const ConvCase& r) {
+    return r.problem.in_channels >= 4 && r.problem.out_channels >= 4;
+  });
+  EXPECT_FALSE(r.bound_hit);
+  EXPECT_EQ(ProblemDescriptor(r.shrunk.problem), "1d_ic4_oc4_i1_k1");
 }
 
 // Within a kind, a size goes to its floor first, then half way, then one less: the largest step

@@ -1,11 +1,16 @@
 // The structural pass's promise: every case it returns without hitting a bound is 1-minimal, no
 // single reduction toward the plainest case keeps the verdict. Shown on every kernel known bug and
-// on the planted bugs that are safe in this process, from cases a campaign draws; and each
-// minimal case is checked against reductions this test writes itself (each size one less, each
-// option off), not only against the list the pass walked.
+// on the planted bugs that are safe in this process, from cases a campaign draws and from the
+// cases campaigns report (issue 24); and each minimal case is checked against reductions this test
+// writes itself (each size one less and to its floor, each option off, groups to 1 with the
+// channel counts kept), not only against the list the pass walked.
 #include "harness/engine/shrink_structural.h"
 
 #include <gtest/gtest.h>
+
+#include <cstdio>
+#include <mutex>
+#include <set>
 
 #include "core/descriptor.h"
 #include "harness/engine/campaign.h"
@@ -16,32 +21,42 @@
 namespace convparity {
 namespace {
 
-// Each integer field one less (to its floor), each option off: written apart from CaseReductions.
-std::vector<ConvProblem> OneLess(const ConvProblem& p) {
-  std::vector<ConvProblem> out;
+// Every single step toward the plainest case, written apart from CaseReductions: each integer
+// field one less and to its floor, groups to 1 keeping the channel counts, each option off, the
+// graph to the convolution alone, the algorithm to direct, the fill to exact.
+std::vector<ConvCase> OneStepPlainer(const ConvCase& c) {
+  const ConvProblem& p = c.problem;
+  std::vector<ConvCase> out;
   auto add = [&](ConvProblem q) {
     for (int i = 0; i < kMaxSpatialRank; ++i)
       if (q.transposed)
         q.output_padding[i] =
             std::min(q.output_padding[i], std::max(q.stride[i], q.dilation[i]) - 1);
-    if (Validate(q).ok() && !(q == p)) out.push_back(q);
+    if (!Validate(q).ok() || q == p) return;
+    ConvCase r = c;
+    r.problem = q;
+    out.push_back(r);
   };
   ConvProblem q = p;
-  if (p.batch > 1) --q.batch, add(q);
+  for (int64_t b : {int64_t{1}, p.batch - 1})
+    if (b >= 1 && b < p.batch) q = p, q.batch = b, add(q);
+  for (int64_t per_group : {int64_t{1}, p.in_channels / p.groups - 1})
+    if (per_group >= 1) q = p, q.in_channels = per_group * p.groups, add(q);
+  for (int64_t per_group : {int64_t{1}, p.out_channels / p.groups - 1})
+    if (per_group >= 1) q = p, q.out_channels = per_group * p.groups, add(q);
   q = p;
-  if (p.in_channels / p.groups > 1) q.in_channels -= p.groups, add(q);
-  q = p;
-  if (p.out_channels / p.groups > 1) q.out_channels -= p.groups, add(q);
+  q.groups = 1;  // the channel counts kept
+  add(q);
   for (int i = 0; i < p.rank; ++i) {
     for (Dims ConvProblem::*field : {&ConvProblem::input, &ConvProblem::kernel,
                                      &ConvProblem::stride, &ConvProblem::dilation}) {
-      q = p;
-      if ((q.*field)[i] > 1) --(q.*field)[i], add(q);
+      for (int64_t v : {int64_t{1}, (p.*field)[i] - 1})
+        if (v >= 1) q = p, (q.*field)[i] = v, add(q);
     }
     for (Dims ConvProblem::*field :
          {&ConvProblem::pad_begin, &ConvProblem::pad_end, &ConvProblem::output_padding}) {
-      q = p;
-      if ((q.*field)[i] > 0) --(q.*field)[i], add(q);
+      for (int64_t v : {int64_t{0}, (p.*field)[i] - 1})
+        if (v >= 0) q = p, (q.*field)[i] = v, add(q);
     }
   }
   q = p;
@@ -53,7 +68,33 @@ std::vector<ConvProblem> OneLess(const ConvProblem& p) {
   q = p;
   q.weight_layout = p.natural_weight_layout();
   add(q);
+  ConvCase r = c;
+  r.graph = GraphForm::kConv;
+  r.transform.reset();
+  if (c.graph != GraphForm::kConv) out.push_back(r);
+  r = c;
+  r.algorithm = Algorithm::kDirect;
+  if (c.algorithm != Algorithm::kDirect) out.push_back(r);
+  r = c;
+  r.fill = Fill::kExact;
+  if (c.fill != Fill::kExact) out.push_back(r);
   return out;
+}
+
+// Replays every single reduction of `minimal`, the pass's own (CaseReductions) and this test's
+// (OneStepPlainer), and expects none to end in `verdict`. Returns how many it replayed.
+int ExpectOneMinimal(CaseRunner& runner, const ConvCase& minimal, Verdict verdict) {
+  std::vector<ConvCase> reductions = CaseReductions(minimal);
+  for (const ConvCase& r : OneStepPlainer(minimal)) reductions.push_back(r);
+  const std::string where =
+      minimal.sut + ": " + CaseDescriptor(minimal.problem, minimal.direction) + " " +
+      FillName(minimal.fill) + (minimal.graph == GraphForm::kChain ? " (chain)" : "");
+  for (const ConvCase& r : reductions)
+    EXPECT_NE(runner.Check(r, {minimal.sut})[0].verdict, verdict)
+        << where << " still " << VerdictName(verdict) << " reduced to "
+        << CaseDescriptor(r.problem, r.direction) << " " << FillName(r.fill)
+        << (r.graph == GraphForm::kChain ? " (chain)" : "");
+  return static_cast<int>(reductions.size());
 }
 
 struct Shrunk {
@@ -97,19 +138,48 @@ TEST(StructuralShrink, EveryReportedCaseOfKnownAndPlantedBugsIsOneMinimal) {
     EXPECT_TRUE(IsDiscrepancy(verdict)) << sut;
     EXPECT_FALSE(s->result.bound_hit) << sut;
     EXPECT_LE(s->minimal.problem.macs(), s->original.problem.macs()) << sut;
-    const std::string where = sut + ": " + CaseDescriptor(s->minimal.problem, s->minimal.direction);
-    for (const ConvCase& r : CaseReductions(s->minimal))
-      EXPECT_NE(runner->Check(r, {sut})[0].verdict, verdict)
-          << where << " still fails reduced to " << CaseDescriptor(r.problem, r.direction) << " "
-          << FillName(r.fill);
-    for (const ConvProblem& p : OneLess(s->minimal.problem)) {
-      ConvCase r = s->minimal;
-      r.problem = p;
-      EXPECT_NE(runner->Check(r, {sut})[0].verdict, verdict)
-          << where << " still fails as " << ProblemDescriptor(p);
-    }
+    ExpectOneMinimal(*runner, s->minimal, verdict);
   }
   EXPECT_GE(shrunk, 8) << "too few bugs found to prove anything";
+}
+
+// Issue 24: every case a campaign reports is 1-minimal over the full set of single reductions,
+// groups to 1 with the channel counts kept included. One campaign, in this process, against every
+// known bug (kernels and graph transforms) and the planted bugs that are safe here; each case it
+// reports is replayed with every single reduction.
+TEST(StructuralShrink, EveryCaseACampaignOfKnownAndPlantedBugsReportsIsOneMinimal) {
+  CampaignOptions o;
+  o.seed = 24;
+  o.seconds = 12;
+  o.max_macs = 20000;
+  o.isolate = false;
+  o.quiet = true;
+  for (KnownBugKind kind : {KnownBugKind::kKernel, KnownBugKind::kTransform})
+    for (const std::string& id : KnownBugIds(kind)) o.suts.push_back("known-bug:" + id);
+  for (const char* variant :
+       {"everywhere", "narrow", "unwritten", "large-kernel", "bf16-accumulator", "two-bugs"})
+    o.suts.push_back(std::string("plugin:") + CONVPARITY_PLANTED_PLUGIN + "#" + variant);
+  std::mutex mu;
+  std::vector<Finding> reported;
+  CampaignHooks hooks;
+  hooks.on_new_bucket = [&](const Finding& f) {
+    std::lock_guard<std::mutex> lock(mu);
+    reported.push_back(f);
+  };
+  Result<CampaignSummary> s = RunCampaign(o, hooks);
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  std::unique_ptr<CaseRunner> runner = MakeInProcessRunner();
+  std::set<std::string> suts;
+  int replayed = 0;
+  for (const Finding& f : reported) {
+    EXPECT_FALSE(f.shrink_bound_hit) << f.bucket;  // in this process a shrink ends by itself
+    if (f.shrink_bound_hit) continue;
+    suts.insert(f.minimized.sut);
+    replayed += ExpectOneMinimal(*runner, f.minimized, f.outcome.verdict);
+  }
+  std::fprintf(stderr, "[ one-min  ] %zu cases of %zu SUTs reported, %d reductions replayed\n",
+               reported.size(), suts.size(), replayed);
+  EXPECT_GE(suts.size(), 8u) << "too few bugs found to prove anything";
 }
 
 TEST(StructuralShrink, SaysWhenABoundEndedIt) {

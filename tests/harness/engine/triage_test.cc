@@ -153,6 +153,34 @@ TEST(Triage, CampaignsAgainstPlantedBugsOfEachClass) {
       << "no case was checked while the hang was shrunk";
 }
 
+// Issue 24: one bucket per cause. A bfloat16 accumulator is wrong wherever the sums are long
+// enough, and its minimal cases differ in rank, kernel and groups: it gives at most one bucket per
+// direction, each a loss of precision. A kernel with that accumulator and a second bug (one too
+// large at stride 2) gives at least two, the second a whole wrong value.
+TEST(Triage, ABfloat16AccumulatorGivesOneBucketPerDirectionAndTwoBugsGiveTwo) {
+  CampaignRun bf16 = Campaign("bf16-accumulator", 10);
+  ASSERT_FALSE(bf16.reported.empty());
+  EXPECT_LE(bf16.summary.buckets.size(), 3u);
+  int64_t hits = 0;
+  for (const auto& [signature, b] : bf16.summary.buckets) {
+    EXPECT_EQ(b.symptom, "precision") << signature;
+    hits += b.hits;
+  }
+  EXPECT_GT(hits, 100) << "too few discrepancies to prove anything";
+  for (const Finding& f : bf16.reported) ExpectOneMinimal(f);
+
+  CampaignRun two = Campaign("two-bugs", 6);
+  std::set<std::string> symptoms;
+  for (const auto& [signature, b] : two.summary.buckets) symptoms.insert(b.symptom);
+  EXPECT_GE(two.summary.buckets.size(), 2u);
+  EXPECT_EQ(symptoms, (std::set<std::string>{"precision", "wrong"}));
+  for (const Finding& f : two.reported) {
+    if (f.outcome.judgement.symptom == Symptom::kWrong)
+      EXPECT_GE(f.minimized.problem.stride[0], 2) << f.bucket;
+    ExpectOneMinimal(f);
+  }
+}
+
 // Large kernels: the campaign above finds the bug in 1-D (the wider space draws kernels beyond 16
 // there); an explicit 2-D case shows that the triage shrinks it to its essence.
 TEST(Triage, ALargeKernelBugShrinksToTheSmallestKernelThatShowsIt) {

@@ -326,7 +326,8 @@ TEST(TransformSut, ChainFindingsCarryTheBlockInTheirGraphsAndSnippet) {
   AddTransformGraphs(f);
   EXPECT_NE(f.graph_before.find("%w2"), std::string::npos) << f.graph_before;
   EXPECT_NE(f.graph_before.find("add("), std::string::npos) << f.graph_before;
-  EXPECT_NE(BucketSignature(f.minimized, out.verdict).find("/chain."), std::string::npos);
+  EXPECT_NE(BucketSignature(f.minimized, out.verdict, out.judgement.symptom).find("/chain."),
+            std::string::npos);
   nlohmann::json report = ReportJson(f, ToolInfo{"0", "0", "cpu"}, "case.json");
   EXPECT_EQ(report["case"]["graph"], "chain") << report.dump(1);
   EXPECT_TRUE(report["repro"]["descriptor_command"].is_null());
