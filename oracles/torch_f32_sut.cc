@@ -7,6 +7,7 @@
 
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 
 #include "core/tensor.h"
@@ -18,15 +19,15 @@ namespace {
 using aten_conv::DirectionInputs;
 using aten_conv::TensorStyle;
 
+// In the order of TorchF32SutNames().
 enum class Variant { kDefault, kSlow, kChannelsLast };
 
-struct VariantInfo {
-  Variant variant;
-  const char* name;
-};
-constexpr VariantInfo kVariants[] = {{Variant::kDefault, "torch-f32"},
-                                     {Variant::kSlow, "torch-f32-slow"},
-                                     {Variant::kChannelsLast, "torch-f32-cl"}};
+std::optional<Variant> VariantNamed(const std::string& name) {
+  const std::vector<std::string> names = TorchF32SutNames();
+  for (size_t k = 0; k < names.size(); ++k)
+    if (names[k] == name) return static_cast<Variant>(k);
+  return std::nullopt;
+}
 
 TensorStyle StyleOf(Variant v) { return {at::kFloat, v == Variant::kChannelsLast}; }
 
@@ -143,33 +144,24 @@ class TorchF32Sut : public ConvSut {
 
 }  // namespace
 
-std::vector<std::string> TorchF32SutNames() {
-  std::vector<std::string> names;
-  for (const VariantInfo& v : kVariants) names.push_back(v.name);
-  return names;
-}
-
 std::unique_ptr<ConvSut> MakeTorchF32Sut(const std::string& name) {
-  for (const VariantInfo& v : kVariants)
-    if (name == v.name) return std::make_unique<TorchF32Sut>(v.variant, v.name);
-  return nullptr;
+  const std::optional<Variant> v = VariantNamed(name);
+  return v ? std::make_unique<TorchF32Sut>(*v, name) : nullptr;
 }
 
 std::string TorchF32Backend(const std::string& name, const ConvProblem& p) {
   if (!Validate(p).ok()) return "invalid problem";
-  for (const VariantInfo& v : kVariants) {
-    if (name != v.name) continue;
-    try {
-      const std::string backend = WithVariantSettings(
-          v.variant, [&] { return aten_conv::SelectBackend(p, StyleOf(v.variant)); });
-      // The same backend runs other kernels on channels-last tensors (oneDNN's nhwc, ATen's
-      // channels-last im2col).
-      return v.variant == Variant::kChannelsLast ? backend + ", channels-last" : backend;
-    } catch (const std::exception& e) {
-      return std::string("unknown (") + e.what() + ")";
-    }
+  const std::optional<Variant> v = VariantNamed(name);
+  if (!v) return "unknown (no such variant: " + name + ")";
+  try {
+    const std::string backend =
+        WithVariantSettings(*v, [&] { return aten_conv::SelectBackend(p, StyleOf(*v)); });
+    // The same backend runs other kernels on channels-last tensors (oneDNN's nhwc, ATen's
+    // channels-last im2col).
+    return *v == Variant::kChannelsLast ? backend + ", channels-last" : backend;
+  } catch (const std::exception& e) {
+    return std::string("unknown (") + e.what() + ")";
   }
-  return "unknown (no such variant: " + name + ")";
 }
 
 }  // namespace convparity

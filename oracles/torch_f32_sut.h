@@ -17,7 +17,10 @@
 
 namespace convparity {
 
-std::vector<std::string> TorchF32SutNames();
+inline std::vector<std::string> TorchF32SutNames() {
+  return {"torch-f32", "torch-f32-slow",
+          "torch-f32-cl"};  // in the order of torch_f32_sut.cc's Variant
+}
 // nullptr when `name` is not one of TorchF32SutNames().
 std::unique_ptr<ConvSut> MakeTorchF32Sut(const std::string& name);
 

@@ -235,17 +235,17 @@ class IsolatedRunner : public CaseRunner {
     sent.sut = r.suts[r.base];  // a case names a SUT; the request's list is what runs
     const std::vector<std::string> rest(r.suts.begin() + static_cast<int64_t>(r.base),
                                         r.suts.end());
-    std::vector<std::string> fork, host;
+    std::vector<std::string> fresh, kept;
     for (const std::string& sut : rest) {
       if (policy_.fork_per_case)
-        fork.push_back(sut);
+        fresh.push_back(sut);
       else if (ended_a_worker_.count(sut) != 0)
-        host.push_back(sut);
+        kept.push_back(sut);
     }
     nlohmann::json request = {
         {"id", r.id}, {"case", CaseToJson(sent, /*with_descriptor=*/false)}, {"suts", rest}};
-    if (!fork.empty()) request["fork"] = fork;
-    if (!host.empty()) request["host"] = host;
+    if (!fresh.empty()) request["fresh"] = fresh;
+    if (!kept.empty()) request["kept"] = kept;
     worker_.Send(request.dump() + "\n");  // a dead worker shows as end of file when read
   }
 
@@ -314,8 +314,8 @@ class IsolatedRunner : public CaseRunner {
     r.done = static_cast<size_t>(current) + 1;
   }
 
-  // SUTs whose run ended a worker of this process: they run in a host the worker forks from itself
-  // from then on, in every runner (the triage's too).
+  // SUTs whose run ended a worker of this process: they run apart (sut_host.h) from then on, in
+  // every runner (the triage's too).
   static inline NameSet ended_a_worker_;
 
   WorkerProcess worker_;

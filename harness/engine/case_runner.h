@@ -40,11 +40,11 @@ std::unique_ptr<CaseRunner> MakeInProcessRunner(const CheckContext& context = {}
 
 // How an isolated runner treats its worker processes (triage, issues 16 and 24).
 struct WorkerPolicy {
-  // Every SUT runs in a child the worker forks for the case (`--isolate case`): nothing a case did
-  // to the heap reaches another. Without it, a SUT runs in the worker until one of its runs ends a
-  // worker (a crash, an abort), and from then on in a host, a copy of the worker forked once and
-  // forked again after each crash: a crash costs a fork, not a libtorch start, and a case only a
-  // round trip to the host.
+  // Every SUT runs in a child forked for the case from the worker's SUT host (sut_host.h;
+  // `--isolate case`): nothing a case did to the heap reaches another. Without it, a SUT runs in
+  // the worker until one of its runs ends a worker (a crash, an abort), and from then on in the
+  // host's kept child: a crash costs the fork of a small process, not a LibTorch start, and a
+  // case a round trip.
   bool fork_per_case = false;
   // > 0: a SUT's time limit follows the work (time_limits.h: the oracle's time and the SUT's own
   // speed), at least this floor and at most the runner's timeout; a hang on a small case is seen

@@ -192,7 +192,9 @@ Status CheckCaseLimits(const ConvCase& c, const Limits& limits) {
 // limits and choosing the ranges to fill, the reference's finiteness to the oracle, the layout
 // conversions around a SUT and the verdict's summary to compare), so that a campaign's time split
 // accounts for the worker's whole time.
-PreparedCase PrepareCase(const ConvCase& c, const CheckContext& context) {
+namespace {
+
+PreparedCase Prepare(const ConvCase& c, const CheckContext& context, bool with_reference) {
   Stopwatch clock;
   PreparedCase prep;
   prep.c = c;
@@ -214,6 +216,7 @@ PreparedCase PrepareCase(const ConvCase& c, const CheckContext& context) {
   }
   prep.inputs = FillInputs(p, d, c.fill, c.seed, c.graph);
   prep.timing.fill = clock.Lap();
+  if (!with_reference) return prep;
   const bool random = c.fill != Fill::kExact;
   prep.bound_reduction_length =
       ReductionLength(p, d) + (d == Direction::kForward && p.bias ? 1 : 0);
@@ -235,11 +238,36 @@ PreparedCase PrepareCase(const ConvCase& c, const CheckContext& context) {
   return prep;
 }
 
+}  // namespace
+
+PreparedCase PrepareCase(const ConvCase& c, const CheckContext& context) {
+  return Prepare(c, context, /*with_reference=*/true);
+}
+
+PreparedCase PrepareInputs(const ConvCase& c, const CheckContext& context) {
+  return Prepare(c, context, /*with_reference=*/false);
+}
+
+std::optional<CaseOutcome> Declines(const PreparedCase& prep, const ConvSut& sut) {
+  if (prep.c.graph != GraphForm::kChain || sut.RunsGraphs()) return std::nullopt;
+  CaseOutcome ended = Ended(Verdict::kSkipped, sut.name() +
+                                                   " runs single convolutions; a chain case needs "
+                                                   "a SUT that runs graphs (transform:…)");
+  ended.timing = prep.timing;
+  return ended;
+}
+
 CaseOutcome RunPrepared(const PreparedCase& prep, ConvSut& sut) {
   if (prep.ended) return *prep.ended;
+  if (std::optional<CaseOutcome> declined = Declines(prep, sut)) return *declined;
   Stopwatch clock;
-  const ConvProblem& p = prep.c.problem;
-  const Direction d = prep.c.direction;
+  const SutRun run = RunSut(sut, prep.c.problem, prep.c.direction, prep.inputs, prep.c.graph);
+  return JudgeRun(prep, sut.name(), run, clock.Lap());
+}
+
+CaseOutcome JudgeRun(const PreparedCase& prep, const std::string& sut_name, const SutRun& run,
+                     double around_seconds) {
+  Stopwatch clock;
   CaseOutcome out;
   out.timing = prep.timing;
   auto end = [&](Verdict v, std::string reason) {
@@ -247,26 +275,20 @@ CaseOutcome RunPrepared(const PreparedCase& prep, ConvSut& sut) {
     ended.timing = out.timing;
     return ended;
   };
-  if (prep.c.graph == GraphForm::kChain && !sut.RunsGraphs())
-    return end(Verdict::kSkipped, sut.name() +
-                                      " runs single convolutions; a chain case needs "
-                                      "a SUT that runs graphs (transform:…)");
-
-  const SutRun run = RunSut(sut, p, d, prep.inputs, prep.c.graph);
   // The SUT's time is its own call's; converting the inputs to its layouts and its result back is
   // the harness's, counted with the comparison.
-  out.timing.compare = clock.Lap() - run.seconds;
+  out.timing.compare = around_seconds - run.seconds;
   out.timing.sut = run.seconds;
   if (run.status.code() == StatusCode::kUnsupported)
     return end(Verdict::kSkipped, run.status.message());
   if (run.verdict == Verdict::kBrokenPromise)
-    return end(Verdict::kBrokenPromise, sut.name() + " broke a promise: " + run.status.message());
+    return end(Verdict::kBrokenPromise, sut_name + " broke a promise: " + run.status.message());
   if (run.verdict)  // a result of another shape
-    return end(*run.verdict, sut.name() + ": " + run.status.message());
+    return end(*run.verdict, sut_name + ": " + run.status.message());
   if (run.status.code() == StatusCode::kTimedOut)
-    return end(Verdict::kHung, sut.name() + ": " + run.status.message());
+    return end(Verdict::kHung, sut_name + ": " + run.status.message());
   if (!run.status.ok())
-    return end(Verdict::kCrashed, sut.name() + " returned an error: " + run.status.message());
+    return end(Verdict::kCrashed, sut_name + " returned an error: " + run.status.message());
 
   out.notes = run.notes;
   // A case that asks for an inexact algorithm (benchdnn's --alg=wino or auto) is judged as one,

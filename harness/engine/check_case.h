@@ -51,6 +51,14 @@ Status CheckCaseLimits(const ConvCase& c, const Limits& limits = Limits{});
 // The context's limits apply (the default ones when the caller names none).
 PreparedCase PrepareCase(const ConvCase& c, const CheckContext& context = {});
 CaseOutcome RunPrepared(const PreparedCase& prepared, ConvSut& sut);
+// The steps of RunPrepared apart, for a SUT run in another process (sut_host.h): the case with its
+// inputs but no reference; the verdict of a SUT that cannot take the case (a chain for one that
+// runs single convolutions); and the verdict on a run of `sut_name`, `around_seconds` being the
+// time around RunSut.
+PreparedCase PrepareInputs(const ConvCase& c, const CheckContext& context = {});
+std::optional<CaseOutcome> Declines(const PreparedCase& prepared, const ConvSut& sut);
+CaseOutcome JudgeRun(const PreparedCase& prepared, const std::string& sut_name, const SutRun& run,
+                     double around_seconds);
 // Where the case's structure reaches its result (judge.h ReachFn): the oracle's answer on all-ones
 // inputs of the same shapes, positive exactly where some term lands (no term is negative, so none
 // cancels). Empty when the oracle fails.

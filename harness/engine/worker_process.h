@@ -1,10 +1,11 @@
 // Worker processes: `convparity worker` (the same binary: fork() after ATen's threads have started
 // is unsafe) runs cases for a parent, so that a SUT that crashes or hangs ends the worker, not the
 // campaign. The protocol, one JSON object a line:
-//   parent → worker: {"id": n, "case": <case>, "suts": [names], "fork": [names], "host": [names]},
-//     several ahead; the worker takes them in order. The SUTs named in "fork" run in a child the
-//     worker forks for the case, those in "host" in a copy of the worker forked once and kept
-//     (WorkerPolicy): their crash ends that child, not the worker.
+//   parent → worker: {"id": n, "case": <case>, "suts": [names], "fresh": [names],
+//     "kept": [names]}, several ahead; the worker takes them in order. The SUTs named in "fresh"
+//     run in a child forked for the case from the worker's SUT host (sut_host.h), those in "kept"
+//     in the host's child kept from case to case (WorkerPolicy): their crash ends that child, not
+//     the worker.
 //   worker → parent: {"ready": true} once started; for request n: {"id": n, "prepared": true,
 //     "oracle_seconds": s} once its inputs and reference are there (s: the oracle's time, which
 //     an adaptive timeout scales), then {"id": n, "outcome": k, "value": <outcome>}

@@ -8,6 +8,7 @@
 #include "kernels/direct_conv.h"
 #include "kernels/known_bugs/known_bugs.h"
 #include "oracles/torch_f32_sut.h"
+#include "oracles/torch_oracle.h"
 
 namespace convparity {
 
@@ -121,6 +122,8 @@ SutFamily TorchF32Family() {
   f.name = "torch-f32";
   f.owns = OwnsOneOf(TorchF32SutNames());
   f.make = [](const std::string& sut, const SutConfig&) -> Result<std::unique_ptr<ConvSut>> {
+    // ATen's paths live in the oracle's library, loaded now.
+    if (Status loaded = TorchOracle::Available(); !loaded.ok()) return loaded;
     return MakeTorchF32Sut(sut);
   };
   f.list = [] {

@@ -114,7 +114,7 @@ TEST(IsolatedRunner, TimingAccountsForTheWorkersWholeTime) {
   }
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_GT(idle, 0.29);      // the three sleeps between the cases
+  EXPECT_GT(idle, 0.29);   // the three sleeps between the cases
   EXPECT_GT(protocol, 0.05);  // at least the worker's start
   EXPECT_NEAR(accounted, wall, 0.05 * wall + 0.02) << "idle " << idle << ", protocol " << protocol;
 }
@@ -168,8 +168,12 @@ TEST(Campaign, ACrashingSutDoesNotEndTheCampaign) {
   ASSERT_TRUE(s.ok()) << s.status().message();
   EXPECT_EQ(s->cases, 12);  // every case got a verdict
   bool crashed = false;
-  for (const auto& [signature, bucket] : s->buckets) crashed |= bucket.verdict == "crashed";
-  EXPECT_TRUE(crashed);
+  std::string buckets;
+  for (const auto& [signature, bucket] : s->buckets) {
+    crashed |= bucket.verdict == "crashed";
+    buckets += " " + signature;
+  }
+  EXPECT_TRUE(crashed) << "buckets:" << buckets;
 }
 
 TEST(Campaign, ABucketNamesTheImplementationTheSutSaidItUsed) {

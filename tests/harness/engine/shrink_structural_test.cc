@@ -170,15 +170,23 @@ TEST(StructuralShrink, EveryCaseACampaignOfKnownAndPlantedBugsReportsIsOneMinima
   ASSERT_TRUE(s.ok()) << s.status().message();
   std::unique_ptr<CaseRunner> runner = MakeInProcessRunner();
   std::set<std::string> suts;
-  int replayed = 0;
+  int replayed = 0, cut_short = 0;
   for (const Finding& f : reported) {
-    EXPECT_FALSE(f.shrink_bound_hit) << f.bucket;  // in this process a shrink ends by itself
+    // The budget's end may cut a shrink short on a loaded machine, and the report says so;
+    // otherwise, in this process, a shrink ends by itself.
+    if (f.shrink_cut_short) {
+      ++cut_short;
+      continue;
+    }
+    EXPECT_FALSE(f.shrink_bound_hit) << f.bucket;
     if (f.shrink_bound_hit) continue;
     suts.insert(f.minimized.sut);
     replayed += ExpectOneMinimal(*runner, f.minimized, f.outcome.verdict);
   }
-  std::fprintf(stderr, "[ one-min  ] %zu cases of %zu SUTs reported, %d reductions replayed\n",
-               reported.size(), suts.size(), replayed);
+  std::fprintf(stderr,
+               "[ one-min  ] %zu cases of %zu SUTs reported (%d cut short), %d reductions "
+               "replayed\n",
+               reported.size(), suts.size(), cut_short, replayed);
   EXPECT_GE(suts.size(), 8u) << "too few bugs found to prove anything";
 }
 

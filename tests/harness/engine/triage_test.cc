@@ -175,8 +175,9 @@ TEST(Triage, ABfloat16AccumulatorGivesOneBucketPerDirectionAndTwoBugsGiveTwo) {
   EXPECT_GE(two.summary.buckets.size(), 2u);
   EXPECT_EQ(symptoms, (std::set<std::string>{"precision", "wrong"}));
   for (const Finding& f : two.reported) {
-    if (f.outcome.judgement.symptom == Symptom::kWrong)
+    if (f.outcome.judgement.symptom == Symptom::kWrong) {
       EXPECT_GE(f.minimized.problem.stride[0], 2) << f.bucket;
+    }
     ExpectOneMinimal(f);
   }
 }

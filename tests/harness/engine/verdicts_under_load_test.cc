@@ -94,7 +94,7 @@ TEST(VerdictsUnderLoad, ASlowButCorrectRunIsSlowNotHungAndAHangIsStillHung) {
   EXPECT_FALSE(hung.slow);
 }
 
-TEST(VerdictsUnderLoad, AfterACrashEndedItsWorkerASutRunsInAForkedHost) {
+TEST(VerdictsUnderLoad, AfterACrashEndedItsWorkerASutRunsApart) {
   std::unique_ptr<CaseRunner> runner = Runner();
   // The runners of a process share what they learnt of a SUT: a name of its own ("/./" in the path)
   // keeps the other tests' crashes of this variant out of this one.
@@ -107,13 +107,12 @@ TEST(VerdictsUnderLoad, AfterACrashEndedItsWorkerASutRunsInAForkedHost) {
   ASSERT_EQ(first.verdict, Verdict::kCrashed) << first.reason;
   EXPECT_EQ(first.reason.find("forked"), std::string::npos)
       << "ran in the worker: " << first.reason;
-  // From now on a crash ends the host, and the worker goes on.
+  // From now on a crash ends the SUT host's kept child, and the worker goes on.
   for (int k = 0; k < 3; ++k) {
     EXPECT_EQ(runner->Check(fine, {crash})[0].verdict, Verdict::kPassed);
     const CaseOutcome again = runner->Check(crashing, {crash})[0];
     EXPECT_EQ(again.verdict, Verdict::kCrashed);
-    EXPECT_NE(again.reason.find("in a host forked from the worker"), std::string::npos)
-        << again.reason;
+    EXPECT_NE(again.reason.find("in a child of the SUT host"), std::string::npos) << again.reason;
   }
   // --isolate case forks for every SUT from the first case on.
   const CaseOutcome isolated = Runner(/*fork_per_case=*/true)->Check(crashing, {crash})[0];

@@ -1,0 +1,95 @@
+// The oracle's functions in a process that has not loaded LibTorch yet: each loads
+// libconvparity_oracle.so on first use (oracle_module.h) and forwards to it. The library sits in
+// lib/convparity/ beside the executable's folder, in the build tree as in an install (as the
+// adapters do, harness/suts/adapter_suts.cc).
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <string>
+
+#include "oracles/oracle_module.h"
+#include "oracles/torch_f32_sut.h"
+
+namespace convparity {
+namespace {
+
+std::string LibraryPath() {
+  char exe[4096];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  const std::string path = n > 0 ? std::string(exe, static_cast<size_t>(n)) : std::string();
+  const size_t slash = path.rfind('/');
+  return (slash == std::string::npos ? std::string(".") : path.substr(0, slash)) + "/../" +
+         CONVPARITY_ORACLE_LIBRARY;
+}
+
+struct Loaded {
+  const OracleModule* module = nullptr;
+  Status status;  // why not, when module is null
+};
+
+// Loaded once per process (thread-safe, as a function's static is); a forked child that loads it
+// first loads it for itself.
+const Loaded& Load() {
+  static const Loaded loaded = [] {
+    Loaded l;
+    const std::string path = LibraryPath();
+    void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    const char* why = library ? nullptr : dlerror();
+    using Entry = const OracleModule* (*)();
+    const auto entry =
+        library ? reinterpret_cast<Entry>(dlsym(library, kOracleModuleEntry)) : nullptr;
+    if (entry && entry()->size == sizeof(OracleModule))
+      l.module = entry();
+    else
+      l.status = Status::Internal("cannot load the oracle, " + path + ": " +
+                                  (why ? why : "not a library of this build"));
+    return l;
+  }();
+  return loaded;
+}
+
+}  // namespace
+
+Status TorchOracle::Available() { return Load().status; }
+
+Result<OracleOutput> TorchOracle::Compute(const ConvProblem& p, Direction d,
+                                          const CaseInputs& inputs, bool with_magnitude) {
+  const Loaded& o = Load();
+  if (!o.module) return o.status;
+  return o.module->compute(p, d, inputs, with_magnitude);
+}
+
+std::string TorchOracle::TorchVersion() {
+  const Loaded& o = Load();
+  return o.module ? o.module->torch_version() : "unavailable";
+}
+
+std::string TorchOracle::Backend() {
+  const Loaded& o = Load();
+  return o.module ? o.module->backend() : "unavailable (" + o.status.message() + ")";
+}
+
+std::string TorchOracle::Backend(const ConvProblem& p) {
+  const Loaded& o = Load();
+  return o.module ? o.module->backend_of(p) : "unavailable";
+}
+
+Result<GraphOracleOutput> ComputeGraph(const Graph& graph, const GraphInputs& vars,
+                                       const std::string& wrt, const HostTensor& grad_output,
+                                       bool with_magnitude) {
+  const Loaded& o = Load();
+  if (!o.module) return o.status;
+  return o.module->compute_graph(graph, vars, wrt, grad_output, with_magnitude);
+}
+
+std::unique_ptr<ConvSut> MakeTorchF32Sut(const std::string& name) {
+  const Loaded& o = Load();
+  return o.module ? o.module->make_torch_f32_sut(name) : nullptr;
+}
+
+std::string TorchF32Backend(const std::string& name, const ConvProblem& p) {
+  const Loaded& o = Load();
+  return o.module ? o.module->torch_f32_backend(name, p) : "unavailable";
+}
+
+}  // namespace convparity
