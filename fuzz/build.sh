@@ -18,6 +18,8 @@ cmake -S "$SRC" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 targets=(fuzz_parity fuzz_inputs)
 [ -f "$SRC/fuzz/fuzz_transforms.cc" ] && targets+=(fuzz_transforms)
 cmake --build "$BUILD" -j "$JOBS" --target "${targets[@]}" convparity
+# The oracle's library beside the targets: they load it on first use (oracles/oracle_module.h).
+cp "$BUILD/lib/convparity/libconvparity_oracle.so" "$OUT/"
 for t in "${targets[@]}"; do
   cp "$BUILD/fuzz/$t" "$OUT/"
   for extra in "$t.options" "$t.dict"; do

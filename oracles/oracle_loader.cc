@@ -1,11 +1,10 @@
 // The oracle's functions in a process that has not loaded LibTorch yet: each loads
-// libconvparity_oracle.so on first use (oracle_module.h) and forwards to it. The library sits in
-// lib/convparity/ beside the executable's folder, in the build tree as in an install (as the
-// adapters do, harness/suts/adapter_suts.cc).
+// libconvparity_oracle.so on first use (oracle_module.h) and forwards to it.
 #include <dlfcn.h>
 #include <unistd.h>
 
 #include <string>
+#include <vector>
 
 #include "oracles/oracle_module.h"
 #include "oracles/torch_f32_sut.h"
@@ -13,13 +12,16 @@
 namespace convparity {
 namespace {
 
-std::string LibraryPath() {
+// Where the library may be: lib/convparity/ beside the executable's folder (the build tree, an
+// install), or beside the executable itself (a flat folder, as OSS-Fuzz's $OUT).
+std::vector<std::string> LibraryPaths() {
   char exe[4096];
   const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   const std::string path = n > 0 ? std::string(exe, static_cast<size_t>(n)) : std::string();
   const size_t slash = path.rfind('/');
-  return (slash == std::string::npos ? std::string(".") : path.substr(0, slash)) + "/../" +
-         CONVPARITY_ORACLE_LIBRARY;
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  const std::string library = CONVPARITY_ORACLE_LIBRARY;
+  return {dir + "/../" + library, dir + library.substr(library.rfind('/'))};
 }
 
 struct Loaded {
@@ -32,7 +34,13 @@ struct Loaded {
 const Loaded& Load() {
   static const Loaded loaded = [] {
     Loaded l;
-    const std::string path = LibraryPath();
+    const std::vector<std::string> paths = LibraryPaths();
+    std::string path = paths[0];
+    for (const std::string& candidate : paths)
+      if (access(candidate.c_str(), F_OK) == 0) {
+        path = candidate;
+        break;
+      }
     void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     const char* why = library ? nullptr : dlerror();
     using Entry = const OracleModule* (*)();

@@ -115,7 +115,7 @@ class IsolatedRunner : public CaseRunner {
       std::string line;
       const double cpu_limit =
           prepared && r.first_limit > 0 ? limits_.ConfirmCpu(r.first_limit) : 0;
-      switch (Wait(prepared ? limit : timeout_, cpu_limit, cpu_at_start, line)) {
+      switch (Wait(prepared ? limit : limits_.Prepare(r.macs), cpu_limit, cpu_at_start, line)) {
         case Waited::kDeadline:
           continue;  // abandoned at the top of the loop
         case Waited::kTimeout:
@@ -270,14 +270,21 @@ class IsolatedRunner : public CaseRunner {
   }
 
   // The worker did not answer in time: suts[r.done] hung (after its confirming run), or the case's
-  // preparation did.
+  // preparation ran out of its limit (the case is skipped: the oracle is not the SUT).
   void Hung(Request& r, bool prepared) {
     worker_.Stop();
     const size_t k = r.done;
     std::string why;
     if (!prepared) {
-      why = "preparing the case did not finish within " + Seconds(timeout_);
-      r.out[k].timing.oracle = timeout_;
+      // The harness's own time ran out, not a SUT's: the case is not checked.
+      const double prepare = limits_.Prepare(r.macs);
+      r.out[k] = VerdictOutcome(
+          Verdict::kSkipped,
+          "preparing the case (the oracle) did not finish within " + Seconds(prepare));
+      r.out[k].timing.oracle = prepare;
+      r.first_limit = 0;
+      r.done = k + 1;
+      return;
     } else {
       why = r.suts[k] + " did not finish within " + Seconds(r.first_limit) + ", nor alone within " +
             Seconds(limits_.ConfirmCpu(r.first_limit)) + " of CPU time (" +

@@ -41,4 +41,8 @@ double TimeLimit::ConfirmCpu(double first) const {
 
 double TimeLimit::ConfirmWall(double first) const { return std::max(cap, 3 * ConfirmCpu(first)); }
 
+double TimeLimit::Prepare(int64_t macs) const {
+  return std::max(cap, kPrepareSecondsPerMac * static_cast<double>(macs));
+}
+
 }  // namespace convparity

@@ -22,6 +22,11 @@ constexpr double kTimeoutPerOwnSecond = 10;
 constexpr int64_t kSpeedMinMacs = 10000;
 // The confirming run's CPU-time limit, against the first limit.
 constexpr double kConfirmFactor = 2;
+// Preparing a case (the inputs, the oracle's float64 reference) may take this long per
+// multiply-add before the worker is given up: ATen's slowest float64 path, a grouped 3-D
+// convolution, took 7 ns per multiply-add here (oneDNN's shapes_3d_resnext101: 4.2 billion
+// multiply-adds, about 30 s), and a loaded machine takes several times that.
+constexpr double kPrepareSecondsPerMac = 100e-9;
 
 // What the runs so far say of each SUT, shared by every runner of this process (a triage's runner
 // learns from the campaign's workers).
@@ -52,6 +57,9 @@ struct TimeLimit {
   // SUT that blocks without using any.
   double ConfirmCpu(double first) const;
   double ConfirmWall(double first) const;
+  // The wall-clock limit of preparing a case of `macs` (the oracle is not the SUT: its time is
+  // not the SUT's limit).
+  double Prepare(int64_t macs) const;
 };
 
 }  // namespace convparity
