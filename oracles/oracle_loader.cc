@@ -49,8 +49,9 @@ const Loaded& Load() {
     if (entry && entry()->size == sizeof(OracleModule))
       l.module = entry();
     else
-      l.status = Status::Internal("cannot load the oracle, " + path + ": " +
-                                  (why ? why : "not a library of this build"));
+      l.status = Status::Internal("cannot load the oracle: " +
+                                  (why ? std::string(why)  // it names the file
+                                       : path + " is not a library of this build"));
     return l;
   }();
   return loaded;
