@@ -78,7 +78,8 @@ contains "$tmp/out" '^2 passed, 0 failed$' check-on-sut-replays-all
 [ "$(grep -c 'classname="convparity.direct"' "$tmp/junit-direct.xml")" -eq 2 ] &&
   passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL check-on-sut-runs-the-sut-named"; }
 expect 1 check-on-buggy-sut -- "$cp" check "$tmp/gate/ok.json" --sut known-bug:pytorch-19912
-contains "$tmp/out" '^UNEXPECTED .*ok.json: .* known-bug:pytorch-19912 .*expected passed, got failed' check-on-buggy-sut-says-so
+unexpected='^UNEXPECTED .*ok.json: .* known-bug:pytorch-19912 .*expected passed, got failed'
+contains "$tmp/out" "$unexpected" check-on-buggy-sut-says-so
 expect 1 repro-on-sut -- "$cp" repro "$tmp/gate/ok.json" --sut known-bug:pytorch-19912
 contains "$tmp/out" 'known-bug:pytorch-19912 exact seed=3: failed' repro-on-sut-says-so
 # A command takes only its own flags (harness/cli/flags.def).
