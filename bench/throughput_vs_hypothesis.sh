@@ -3,7 +3,7 @@
 # write (bench/hypothesis_property.py), side by side on this machine, one after the other:
 #   1. convparity fuzz, torch-f32 vs the float64 oracle, forward (incl. transposed), random fill,
 #      one worker process (the default, isolated campaign);
-#   2. the same campaign with --no-isolation, to show what the worker process costs;
+#   2. the same campaign with --isolate none, to show what the worker process costs;
 #   3. Hypothesis drawing the same space, torch float32 vs float64, allclose, one torch thread.
 # Reports the rates, the ratio and whether it meets the 8x target, and per check what everything
 # but the SUT costs against the SUT's own time (target: at most 60%); it does not assert (exit 0
@@ -122,8 +122,8 @@ split "isolated" "$tmp/iso/summary.json" 2> "$tmp/iso.rate"
 iso=$(rate_of "$tmp/iso.rate")
 iso_nonsut=$(sed -n 's/^NONSUT //p' "$tmp/iso.rate")
 
-echo "== convparity, --no-isolation (in-process), ${time_s} s"
-timed in-process campaign "$tmp/inproc" --no-isolation
+echo "== convparity, --isolate none (in-process), ${time_s} s"
+timed in-process campaign "$tmp/inproc" --isolate none
 split "in-process" "$tmp/inproc/summary.json" 2> "$tmp/inproc.rate"
 inproc=$(rate_of "$tmp/inproc.rate")
 

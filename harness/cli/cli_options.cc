@@ -55,7 +55,7 @@ Result<std::pair<int, int>> ShardFor(const std::string& text) {
   return std::pair{index, count};
 }
 
-int JobsFor(const CommonFlags& f) {
+int JobsFor(const Flags& f) {
   if (f.jobs > 0) return f.jobs;
   // The CPUs of our affinity mask (taskset, a container's cpuset), not every CPU of the machine.
   cpu_set_t cpus;
@@ -63,7 +63,16 @@ int JobsFor(const CommonFlags& f) {
   return 1;
 }
 
-Limits LimitsFor(const CommonFlags& f, bool max_macs_given) {
+Isolation IsolationFor(const Flags& f) {
+  if (f.isolate == "none") return Isolation::kNone;
+  return f.isolate == "case" ? Isolation::kCase : Isolation::kWorker;
+}
+
+RunnerOptions RunnerFor(const Flags& f, const CheckContext& context) {
+  return RunnerOptions{IsolationFor(f), f.timeout, JobsFor(f), context};
+}
+
+Limits LimitsFor(const Flags& f, bool max_macs_given) {
   Limits limits;
   limits.max_tensor_elements = f.max_elements;
   limits.max_extent = f.max_extent;
@@ -71,7 +80,7 @@ Limits LimitsFor(const CommonFlags& f, bool max_macs_given) {
   return limits;
 }
 
-Result<SutConfig> ConfigureSuts(const CommonFlags& f) {
+Result<SutConfig> ConfigureSuts(const Flags& f) {
   SutConfig config;
   config.case_timeout_seconds = f.timeout;
   if (!f.config.empty()) CP_RETURN_IF_ERROR(config.LoadFile(f.config));

@@ -1,5 +1,5 @@
-// The options every subcommand shares (INTERFACES.md, "Common options"), parsed into a plain
-// struct; the commands never see argv.
+// The command line's flags, declared once in flags.def and parsed into a plain struct; the commands
+// never see argv.
 #pragma once
 
 #include <cstdint>
@@ -9,43 +9,37 @@
 #include "core/conv_case.h"
 #include "core/defaults.h"
 #include "core/status.h"
+#include "harness/engine/case_runner.h"
 #include "harness/suts/sut_config.h"
 
 namespace convparity {
 
 constexpr int kExitParity = 0, kExitDiscrepancy = 1, kExitBadInput = 2, kExitInternal = 3;
 
-struct CommonFlags {
-  std::vector<std::string> suts;
-  // What SUT names stand for, and which code-loading SUTs case files may name (sut_config.h).
-  std::vector<std::string> sut_map;    // --sut-map NAME=SPEC
-  std::vector<std::string> allow_sut;  // --allow-sut SPEC
-  std::string config;                  // --config FILE
-  std::vector<std::string> directions;
-  std::string dims = "1,2,3";
-  std::string fill = "both";
-  uint64_t seed = 1;
-  double seconds = defaults::kCampaignSeconds;
-  int64_t cases = 0;
-  int64_t max_macs = defaults::kMaxMacs;  // with --max-macs, also the limit below
-  int64_t max_elements = Limits{}.max_tensor_elements;
-  int64_t max_extent = Limits{}.max_extent;
-  int64_t stop_after_buckets = 0;
-  // fuzz: triage (issue 16)
-  std::string isolate = "worker";  // worker: cases share a worker; case: one case per process
-  double timeout_floor = defaults::kTimeoutFloorSeconds;  // 0: the fixed --timeout
-  bool malloc_check = false;
-  double shrink_seconds = defaults::kShrinkSeconds;
-  int64_t max_shrink_calls = defaults::kMaxShrinkCalls;
-  int jobs = 0;  // 0: one per core (JobsFor)
-  std::string shard = "0/1";
-  std::string corpus;
-  std::string out = "convparity-out";
-  double timeout = defaults::kCaseTimeoutSeconds;
-  bool no_isolation = false;
-  bool quiet = false;
-  bool json = false;
-  GraphForm graph = GraphForm::kConv;  // repro: what a descriptor's cases check
+// The subcommands, as bits: a flag's line in flags.def names the commands that take it.
+enum Command : uint32_t {
+  kFuzz = 1u << 0,
+  kRepro = 1u << 1,
+  kCheck = 1u << 2,
+  kShrink = 1u << 3,
+  kList = 1u << 4,
+  kImportBenchdnn = 1u << 5,
+  kImportFuzzInput = 1u << 6,
+  kExportFuzzSeeds = 1u << 7,
+  kMerge = 1u << 8,
+  kCompare = 1u << 9,
+  kReport = 1u << 10,
+  kWorker = 1u << 11,  // internal: runs cases for a parent process
+  // The commands that run cases on SUTs, and those that make SUTs by name.
+  kRunsCases = kFuzz | kRepro | kCheck | kShrink | kCompare | kReport,
+  kNamesSuts = kRunsCases | kList | kImportFuzzInput | kExportFuzzSeeds,
+};
+
+// Every flag's value, one field per line of flags.def (with its default there).
+struct Flags {
+#define CONVPARITY_FLAG(field, type, init, ...) type field = init;
+#include "harness/cli/flags.def"
+#undef CONVPARITY_FLAG
 };
 
 Result<std::vector<Fill>> FillsFor(const std::string& mode);  // exact | random | both | one fill
@@ -53,16 +47,19 @@ Result<std::vector<Direction>> DirectionsFor(const std::vector<std::string>& nam
 Result<std::vector<int>> DimsFor(const std::string& text);
 Result<std::pair<int, int>> ShardFor(const std::string& text);  // "I/N"
 // Worker processes: --jobs when given, else one per core this process may run on.
-int JobsFor(const CommonFlags& f);
+int JobsFor(const Flags& f);
+// How the replaying commands run their cases: --isolate, --timeout, --jobs.
+RunnerOptions RunnerFor(const Flags& f, const CheckContext& context);
+Isolation IsolationFor(const Flags& f);  // --isolate, checked by its parser
 
 // The size limits every case is checked against before anything is allocated (CheckLimits):
 // --max-elements and --max-extent, and --max-macs when it was given (without it the generator's
 // cap is not a limit on replayed cases).
-Limits LimitsFor(const CommonFlags& f, bool max_macs_given);
+Limits LimitsFor(const Flags& f, bool max_macs_given);
 
 // The process's SutConfig from the flags: --config, --sut-map, --allow-sut, the code-loading
 // --sut values (typed by the user, hence approved) and --timeout.
-Result<SutConfig> ConfigureSuts(const CommonFlags& f);
+Result<SutConfig> ConfigureSuts(const Flags& f);
 
 // A message on one line whatever it quotes (a path, a SUT name or a flag value may hold a newline):
 // control bytes are written as \xNN, as the descriptor parser's messages do.

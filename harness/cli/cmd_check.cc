@@ -21,10 +21,6 @@
 namespace convparity {
 namespace {
 
-RunnerOptions RunnerFor(const CommonFlags& f, const CheckContext& context) {
-  return RunnerOptions{!f.no_isolation, f.timeout, JobsFor(f), context};
-}
-
 std::string CaseLine(const ConvCase& c) {
   return CaseTitle(c) + " " + c.sut + " " + FillName(c.fill) + " seed=" + std::to_string(c.seed);
 }
@@ -49,7 +45,7 @@ void PrintDetail(const CaseOutcome& out) {
 }
 
 // A descriptor on the command line stands for one case per selected SUT, direction and fill.
-Result<std::vector<ConvCase>> CasesFromDescriptor(const std::string& text, const CommonFlags& f) {
+Result<std::vector<ConvCase>> CasesFromDescriptor(const std::string& text, const Flags& f) {
   Result<ParsedDescriptor> parsed = ParseDescriptor(text);
   if (!parsed.ok()) return parsed.status();
   Result<std::vector<Direction>> dirs = DirectionsFor(f.directions);
@@ -64,7 +60,7 @@ Result<std::vector<ConvCase>> CasesFromDescriptor(const std::string& text, const
     for (Direction d : directions)
       for (Fill fill : *fills) {
         cases.push_back(ConvCase{parsed->problem, d, sut, fill, f.seed});
-        cases.back().graph = f.graph;
+        if (f.graph == GraphFormName(GraphForm::kChain)) cases.back().graph = GraphForm::kChain;
       }
   return cases;
 }
@@ -86,10 +82,29 @@ Status CheckSutNames(const std::vector<ConvCase>& cases, const SutConfig& config
   return Status::Ok();
 }
 
+// A case file's case as it is replayed: with --sut, once on each SUT named instead of its own (a
+// corpus replayed on another library, or on another build of one through --sut-map). Its
+// expectation is its own SUT's; on another SUT it is expected to pass, and a decline is a skip
+// there, not a failure (the corpus was not drawn for that SUT).
+struct Replayed {
+  ConvCase c;
+  bool on_other_sut = false;
+};
+std::vector<Replayed> AsReplayed(const ConvCase& c, const Flags& f) {
+  if (f.suts.empty()) return {{c, false}};
+  std::vector<Replayed> out;
+  for (const std::string& sut : f.suts) {
+    Replayed r{c, sut != c.sut};
+    r.c.sut = sut;
+    if (r.on_other_sut) r.c.expect = Verdict::kPassed;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
 }  // namespace
 
-int RunRepro(const std::vector<std::string>& args, const CommonFlags& f,
-             const CheckContext& context) {
+int RunRepro(const std::vector<std::string>& args, const Flags& f, const CheckContext& context) {
   std::vector<ConvCase> cases;
   for (const std::string& arg : args) {
     const bool is_file = arg.size() > 5 && arg.compare(arg.size() - 5, 5, ".json") == 0;
@@ -97,11 +112,13 @@ int RunRepro(const std::vector<std::string>& args, const CommonFlags& f,
       Result<std::vector<LoadedCase>> loaded = LoadCaseFiles({arg});
       if (!loaded.ok()) return Fail(loaded.status());
       for (const LoadedCase& l : *loaded) {
-        // A case file is data: before anything is made, its SUT must be one the user allowed.
-        if (Status st = context.suts.AllowsFromCaseFile(l.c.sut).WithContext(l.source); !st.ok())
-          return Fail(st);
+        // A case file is data: before anything is made, its SUT must be one the user allowed
+        // (the SUTs of --sut were typed by the user).
+        if (f.suts.empty())
+          if (Status st = context.suts.AllowsFromCaseFile(l.c.sut).WithContext(l.source); !st.ok())
+            return Fail(st);
         if (Status st = CheckCaseLimits(l.c, context, l.source); !st.ok()) return Fail(st);
-        cases.push_back(l.c);
+        for (const Replayed& r : AsReplayed(l.c, f)) cases.push_back(r.c);
       }
     } else {
       Result<std::vector<ConvCase>> from = CasesFromDescriptor(arg, f);
@@ -129,9 +146,9 @@ int RunRepro(const std::vector<std::string>& args, const CommonFlags& f,
   return discrepancy ? kExitDiscrepancy : kExitParity;
 }
 
-int RunCheck(const std::vector<std::string>& args, const CommonFlags& f,
-             const CheckContext& context, const std::string& junit_path,
-             const std::string& summary_path) {
+int RunCheck(const std::vector<std::string>& args, const Flags& f, const CheckContext& context) {
+  const std::string& junit_path = f.junit;
+  const std::string& summary_path = f.summary;
   const auto start = std::chrono::steady_clock::now();
   Result<CaseFiles> read = ReadCaseFiles(args);
   if (!read.ok()) return Fail(read.status());
@@ -149,12 +166,17 @@ int RunCheck(const std::vector<std::string>& args, const CommonFlags& f,
   for (const UnreadFile& u : invalid) Fail(u.status);  // its line on stderr
   std::vector<ConvCase> cases;
   std::vector<std::string> sources;
-  for (const LoadedCase& l : loaded) {
-    cases.push_back(l.c);
-    sources.push_back(l.source);
-  }
-  // A case file is data: every SUT must be one the user allowed, before any is made.
-  if (Status st = CheckCaseSutsAllowed(cases, sources, context.suts); !st.ok()) return Fail(st);
+  std::vector<bool> on_other_sut;
+  for (const LoadedCase& l : loaded)
+    for (const Replayed& r : AsReplayed(l.c, f)) {
+      cases.push_back(r.c);
+      sources.push_back(l.source);
+      on_other_sut.push_back(r.on_other_sut);
+    }
+  // A case file is data: every SUT must be one the user allowed, before any is made (the SUTs of
+  // --sut were typed by the user).
+  if (f.suts.empty())
+    if (Status st = CheckCaseSutsAllowed(cases, sources, context.suts); !st.ok()) return Fail(st);
   if (Status st = CheckSutNames(cases, context.suts); !st.ok()) return Fail(st);
   const std::vector<CaseOutcome> outcomes = RunCases(cases, RunnerFor(f, context));
   const double seconds =
@@ -180,9 +202,11 @@ int RunCheck(const std::vector<std::string>& args, const CommonFlags& f,
     const CaseOutcome& out = outcomes[i];
     CountCase(&summary, c, out);
     // Exact: a known bug's witness must still show its symptom (a crash or a hang is not the
-    // wrong values it was kept for), and a skip passes only where the case expects one. No case
-    // expects invalid (core/verdict.h): an illegal convolution proves nothing either way.
-    const bool as_expected = out.verdict == c.expect;
+    // wrong values it was kept for), and a skip passes only where the case expects one or runs on
+    // another SUT than its own (AsReplayed). No case expects invalid (core/verdict.h): an illegal
+    // convolution proves nothing either way.
+    const bool as_expected =
+        out.verdict == c.expect || (on_other_sut[i] && out.verdict == Verdict::kSkipped);
     (as_expected ? passed : failed)++;
     std::string message = std::string("expected ") + VerdictName(c.expect) + ", got " +
                           VerdictName(out.verdict) + (out.reason.empty() ? "" : ": " + out.reason);

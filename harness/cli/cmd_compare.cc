@@ -33,9 +33,10 @@ void PrintComparison(const RunComparison& c) {
 
 }  // namespace
 
-int RunCompare(const std::string& before, const std::string& after, const std::string& out,
-               const CommonFlags& f, const CheckContext& context) {
-  const RunnerOptions options{!f.no_isolation, f.timeout, JobsFor(f), context};
+int RunCompare(const std::string& before, const std::string& after, const Flags& f,
+               const CheckContext& context) {
+  const std::string& out = f.comparison_out;
+  const RunnerOptions options = RunnerFor(f, context);
   Result<RunComparison> c = CompareRunFolders(before, after, options);
   if (!c.ok()) return Fail(c.status());
   const nlohmann::json j = ComparisonJson(*c);

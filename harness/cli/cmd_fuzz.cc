@@ -37,7 +37,7 @@ void AddTimePoint(std::vector<CampaignSummary::TimePoint>* series,
 
 }  // namespace
 
-int RunFuzz(const CommonFlags& f, const CheckContext& context) {
+int RunFuzz(const Flags& f, const CheckContext& context) {
   CampaignOptions o;
   o.suts = f.suts;
   Result<std::vector<Direction>> dirs = DirectionsFor(f.directions);
@@ -58,10 +58,9 @@ int RunFuzz(const CommonFlags& f, const CheckContext& context) {
   o.max_macs = f.max_macs;
   o.stop_after_buckets = f.stop_after_buckets;
   o.jobs = JobsFor(f);
-  o.isolate = !f.no_isolation;
+  o.isolation = IsolationFor(f);
   o.case_timeout = f.timeout;
   o.check = context;
-  o.isolate_per_case = f.isolate == "case";
   o.timeout_floor = f.timeout_floor;
   o.malloc_check = f.malloc_check;
   o.shrink_seconds = f.shrink_seconds;

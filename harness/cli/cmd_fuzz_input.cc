@@ -28,7 +28,7 @@ constexpr size_t kMaxFuzzInputBytes = 1 << 20;
 
 // The decoder options of the fuzz targets, every SUT checked to exist (a typo is a usage error,
 // not a case that cannot be replayed).
-Result<ByteDecoderOptions> CheckedOptions(const CommonFlags& f, const SutConfig& config,
+Result<ByteDecoderOptions> CheckedOptions(const Flags& f, const SutConfig& config,
                                           bool max_macs_given) {
   Result<ByteDecoderOptions> o = FuzzDecoderOptions(f.suts, max_macs_given ? f.max_macs : 0);
   if (!o.ok()) return o.status();
@@ -64,7 +64,7 @@ std::string BenchdnnLine(const ConvProblem& p) {
 
 }  // namespace
 
-int RunImportFuzzInput(const std::vector<std::string>& files, const CommonFlags& f,
+int RunImportFuzzInput(const std::vector<std::string>& files, const Flags& f,
                        const SutConfig& config, bool max_macs_given) {
   Result<ByteDecoderOptions> options = CheckedOptions(f, config, max_macs_given);
   if (!options.ok()) return Fail(options.status());
@@ -81,9 +81,10 @@ int RunImportFuzzInput(const std::vector<std::string>& files, const CommonFlags&
   return kExitParity;
 }
 
-int RunExportFuzzSeeds(const std::vector<std::string>& paths, const CommonFlags& f,
-                       const SutConfig& config, bool max_macs_given, const std::string& target,
-                       int64_t generate) {
+int RunExportFuzzSeeds(const std::vector<std::string>& paths, const Flags& f,
+                       const SutConfig& config, bool max_macs_given) {
+  const std::string& target = f.target;
+  const int64_t generate = f.generate;
   if (target != "parity" && target != "inputs")
     return Fail(Status::Invalid("--target: expected parity or inputs, got '" + target + "'"));
   Result<ByteDecoderOptions> options = CheckedOptions(f, config, max_macs_given);

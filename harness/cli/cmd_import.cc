@@ -59,9 +59,9 @@ void PrintSummary(const std::vector<std::string>& files, const ImportTally& t, s
 
 }  // namespace
 
-int RunImportBenchdnn(const std::vector<std::string>& files, const CommonFlags& f,
-                      const ScaleOptions& scale, const Limits& limits, const std::string& driver,
-                      bool dry_run) {
+int RunImportBenchdnn(const std::vector<std::string>& files, const Flags& f, const Limits& limits) {
+  const ScaleOptions scale{f.max_batch, f.max_spatial, f.scale_macs};
+  const std::string& driver = f.driver;
   Result<std::vector<Direction>> dirs = DirectionsFor(f.directions);
   if (!dirs.ok()) return Fail(dirs.status());
   Result<std::vector<Fill>> fills = FillsFor(f.fill);
@@ -89,7 +89,7 @@ int RunImportBenchdnn(const std::vector<std::string>& files, const CommonFlags& 
   }
   const std::vector<Direction>& directions = dirs->empty() ? AllDirections() : *dirs;
   Result<WrittenCases> cases = WrittenCases{};
-  if (dry_run) {
+  if (f.dry_run) {
     for (const BenchdnnProblem& b : problems)
       cases.value().written += (b.direction ? 1 : directions.size()) * fills->size();
     cases.value().distinct = -1;  // unknown without writing

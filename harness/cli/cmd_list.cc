@@ -10,7 +10,7 @@
 
 namespace convparity {
 
-int RunList(const CommonFlags& f, const SutConfig& config) {
+int RunList(const Flags& f, const SutConfig& config) {
   const auto suts = ListSuts(config);
   if (f.json) {
     nlohmann::json j = {{"directions", {"fwd", "bwd_data", "bwd_weight"}},

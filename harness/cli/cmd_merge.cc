@@ -215,7 +215,7 @@ std::string Plural(size_t n, const char* noun) {
 
 }  // namespace
 
-int RunMerge(const std::vector<std::string>& dirs, const CommonFlags& f, bool mix_versions) {
+int RunMerge(const std::vector<std::string>& dirs, const Flags& f) {
   std::vector<Run> runs;
   for (const std::string& dir : dirs) {
     Result<Run> run = ReadRun(dir);
@@ -228,7 +228,7 @@ int RunMerge(const std::vector<std::string>& dirs, const CommonFlags& f, bool mi
   for (size_t r = 1; r < runs.size(); ++r) {
     const std::vector<std::string> differences = VersionDifferences(runs[0], runs[r]);
     if (differences.empty()) continue;
-    if (!mix_versions)
+    if (!f.mix_versions)
       return Fail(Status::Invalid(runs[r].dir + " was made by other versions than " + runs[0].dir +
                                   ": " + Joined(differences, "; ") +
                                   " (--mix-versions merges them anyway)"));

@@ -36,8 +36,9 @@ Result<std::string> ReadBundle(const std::string& dir, const std::string& file) 
 
 }  // namespace
 
-int RunReport(const std::string& folder, const std::string& baseline, const std::string& out,
-              const CommonFlags& f, const CheckContext& context) {
+int RunReport(const std::string& folder, const Flags& f, const CheckContext& context) {
+  const std::string& baseline = f.baseline;
+  const std::string& out = f.output;
   const std::string library = PlotLibraryDir();
   Result<std::string> vega = ReadBundle(library, "vega/build/vega.min.js");
   if (!vega.ok()) return Fail(vega.status());
@@ -67,7 +68,7 @@ int RunReport(const std::string& folder, const std::string& baseline, const std:
                  unreadable, in.summary.buckets.size(), (folder + "/reports").c_str());
   std::optional<RunComparison> comparison;
   if (!baseline.empty()) {
-    const RunnerOptions options{!f.no_isolation, f.timeout, JobsFor(f), context};
+    const RunnerOptions options = RunnerFor(f, context);
     Result<RunComparison> c = CompareRunFolders(baseline, folder, options);
     if (!c.ok()) return Fail(c.status());
     comparison = *std::move(c);

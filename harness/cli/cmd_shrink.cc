@@ -15,7 +15,7 @@
 
 namespace convparity {
 
-int RunShrink(const std::string& case_path, const CommonFlags& f, const CheckContext& context) {
+int RunShrink(const std::string& case_path, const Flags& f, const CheckContext& context) {
   Result<std::vector<LoadedCase>> loaded = LoadCaseFiles({case_path});
   if (!loaded.ok()) return Fail(loaded.status());
   if (loaded->size() != 1) return Fail(Status::Invalid(case_path + ": expected one case file"));
@@ -28,7 +28,7 @@ int RunShrink(const std::string& case_path, const CommonFlags& f, const CheckCon
     return Fail(st.WithContext(case_path));
   if (Result<std::unique_ptr<ConvSut>> sut = MakeSut(original.sut, context.suts); !sut.ok())
     return Fail(sut.status().WithContext(case_path));
-  std::unique_ptr<CaseRunner> runner = MakeRunner({!f.no_isolation, f.timeout, 1, context});
+  std::unique_ptr<CaseRunner> runner = MakeRunner({IsolationFor(f), f.timeout, 1, context});
   const CaseOutcome first = runner->Check(original, {original.sut})[0];
   if (first.verdict == Verdict::kInvalid)
     return Fail(Status::Invalid(case_path + ": " + first.reason));

@@ -121,9 +121,10 @@ class Campaign {
   }
 
   std::unique_ptr<CaseRunner> Runner(bool spare = false) const {
-    if (!o_.isolate) return std::make_unique<TakingTurns>(MakeInProcessRunner(o_.check), turn_);
+    if (o_.isolation == Isolation::kNone)
+      return std::make_unique<TakingTurns>(MakeInProcessRunner(o_.check), turn_);
     WorkerPolicy policy;
-    policy.fork_per_case = o_.isolate_per_case;
+    policy.fork_per_case = o_.isolation == Isolation::kCase;
     policy.spare_worker = spare;
     policy.timeout_floor_seconds = o_.timeout_floor;
     policy.malloc_check = o_.malloc_check;
@@ -358,7 +359,8 @@ Result<CampaignSummary> RunCampaign(const CampaignOptions& options, const Campai
       options.shard_index >= options.shard_count)
     return Status::Invalid("--shard: expected I/N with 0 <= I < N");
   CampaignOptions o = options;
-  if (o.isolate && o.worker_executable.empty()) o.worker_executable = SelfExecutable();
+  if (o.isolation != Isolation::kNone && o.worker_executable.empty())
+    o.worker_executable = SelfExecutable();
   // `--time S` holds, triage included: the workers draw until S, and what is in flight or being
   // shrunk then gets a grace (a tenth of the budget, 2 s to --shrink-seconds), after which nothing
   // is waited for.

@@ -34,9 +34,6 @@ struct CampaignOptions : RunSettings, TriageOptions {
   std::vector<Direction> directions;  // empty: all three
   std::vector<Fill> fills{Fill::kExact, Fill::kUniform, Fill::kPositive, Fill::kWide};
   double seconds = defaults::kCampaignSeconds;
-  // One case per worker process for every SUT (`--isolate case`); without it, a SUT is run one
-  // case per process after its first crash.
-  bool isolate_per_case = false;
   int64_t stop_after_buckets = 0;  // stop once this many buckets are found; 0: never
   bool quiet = false;
 };

@@ -347,9 +347,10 @@ std::unique_ptr<CaseRunner> MakeIsolatedRunner(const std::string& executable,
 }
 
 std::unique_ptr<CaseRunner> MakeRunner(const RunnerOptions& options) {
-  return options.isolate
-             ? MakeIsolatedRunner(SelfExecutable(), options.timeout_seconds, options.context)
-             : MakeInProcessRunner(options.context);
+  if (options.isolation == Isolation::kNone) return MakeInProcessRunner(options.context);
+  WorkerPolicy policy;
+  policy.fork_per_case = options.isolation == Isolation::kCase;
+  return MakeIsolatedRunner(SelfExecutable(), options.timeout_seconds, options.context, policy);
 }
 
 std::vector<CaseOutcome> RunCases(const std::vector<ConvCase>& cases,

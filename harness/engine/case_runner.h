@@ -69,8 +69,13 @@ std::unique_ptr<CaseRunner> MakeIsolatedRunner(const std::string& executable,
                                                const CheckContext& context = {},
                                                const WorkerPolicy& policy = {});
 
+// Where SUTs run (`--isolate`): in this process (none: fast, a crash ends it), in worker
+// processes that keep going from case to case (worker), or each case in a child forked for it from
+// the worker's SUT host (case: nothing a case did to the heap reaches another; WorkerPolicy).
+enum class Isolation { kNone, kWorker, kCase };
+
 struct RunnerOptions {
-  bool isolate = true;  // worker processes (else in this process)
+  Isolation isolation = Isolation::kWorker;
   double timeout_seconds = defaults::kCaseTimeoutSeconds;  // per SUT run, isolated only
   int jobs = 1;                                            // RunCases: runners working in parallel
   CheckContext context;                                    // what every case is checked with

@@ -44,7 +44,7 @@ Finding TriageDiscrepancy(const rc::Shrinkable<ConvProblem>& drawn, const ConvCa
   Finding f{original, outcome, original, outcome, {}};
   // A crash's every check runs alone, in a child forked from a clean worker: a candidate's crash
   // is its own, not the heap state of cases before it.
-  const bool crash = outcome.verdict == Verdict::kCrashed && o.isolate;
+  const bool crash = outcome.verdict == Verdict::kCrashed && o.isolation != Isolation::kNone;
   std::unique_ptr<CaseRunner> forking = crash ? ForkingRunner(o) : nullptr;
   CaseRunner& checker = crash ? *forking : runner;
   if (crash) {

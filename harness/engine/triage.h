@@ -23,8 +23,8 @@ namespace convparity {
 // How a discrepancy is checked again and shrunk. A campaign's options are built on these
 // (CampaignOptions), so that the campaign hands them to its triage whole.
 struct TriageOptions {
-  bool isolate = true;            // cases run in worker processes (else in this one)
-  std::string worker_executable;  // for isolation
+  Isolation isolation = Isolation::kWorker;  // case_runner.h
+  std::string worker_executable;             // for isolation
   double case_timeout = defaults::kCaseTimeoutSeconds;
   CheckContext check;  // the limits every case is checked against
   // > 0: a SUT's timeout follows the oracle's time for the case, at least this (WorkerPolicy).

@@ -41,7 +41,7 @@ one_line_error unknown-flag
 expect 2 bad-descriptor -- "$cp" repro '2d_ic4_oc4_i9_k3_s2x2x2'
 one_line_error bad-descriptor
 contains "$tmp/err" 's has 3 values' bad-descriptor-says-why
-expect 2 invalid-problem -- "$cp" repro 'fwd:2d_ic4_oc4_i2_k3' --no-isolation
+expect 2 invalid-problem -- "$cp" repro 'fwd:2d_ic4_oc4_i2_k3' --isolate none
 one_line_error invalid-problem
 expect 2 bad-direction -- "$cp" fuzz --direction sideways
 one_line_error bad-direction
@@ -70,6 +70,23 @@ contains "$tmp/junit.xml" '<testsuite ' junit-written
 sed 's/"failed"/"passed"/' "$tmp/gate/bug.json" >"$tmp/gate/bug.json.new" && mv "$tmp/gate/bug.json.new" "$tmp/gate/bug.json"
 expect 1 check-unexpected -- "$cp" check "$tmp/gate"
 contains "$tmp/out" '^UNEXPECTED .*/gate/bug.json: .*: expected passed, got failed' check-names-the-case
+# With --sut, case files run on the SUTs named, not on their own: a corpus replays on another
+# library (or another build of one through --sut-map). Their expectation is their own SUT's; on
+# another SUT a case is expected to pass.
+expect 0 check-on-sut -- "$cp" check "$tmp/gate" --sut direct --junit "$tmp/junit-direct.xml"
+contains "$tmp/out" '^2 passed, 0 failed$' check-on-sut-replays-all
+[ "$(grep -c 'classname="convparity.direct"' "$tmp/junit-direct.xml")" -eq 2 ] &&
+  passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL check-on-sut-runs-the-sut-named"; }
+expect 1 check-on-buggy-sut -- "$cp" check "$tmp/gate/ok.json" --sut known-bug:pytorch-19912
+unexpected='^UNEXPECTED .*ok.json: .* known-bug:pytorch-19912 .*expected passed, got failed'
+contains "$tmp/out" "$unexpected" check-on-buggy-sut-says-so
+expect 1 repro-on-sut -- "$cp" repro "$tmp/gate/ok.json" --sut known-bug:pytorch-19912
+contains "$tmp/out" 'known-bug:pytorch-19912 exact seed=3: failed' repro-on-sut-says-so
+# A command takes only its own flags (harness/cli/flags.def).
+expect 2 foreign-flag -- "$cp" list --shard 3/4
+one_line_error foreign-flag
+contains "$tmp/err" "list does not take '--shard 3/4'" foreign-flag-named
+expect 2 old-isolation-spelling -- "$cp" repro 'fwd:1d_ic1_oc1_i4_k1' --no-isolation
 
 # A short campaign against a known bug: exit 1, and the report, the corpus case and the summary exist.
 expect 1 fuzz-finds -- "$cp" fuzz --sut known-bug:tvm-7912 --direction fwd --cases 300 --seed 5 --out "$tmp/run" --quiet
@@ -250,7 +267,7 @@ JSON
 expect 0 export-fuzz-seeds -- "$cp" export-fuzz-seeds "$tmp/fuzzbug.json" --sut known-bug:tvm-5758 --out "$tmp/seeds"
 expect 0 import-fuzz-input -- "$cp" import-fuzz-input "$tmp"/seeds/* --sut known-bug:tvm-5758 --corpus "$tmp/fromfuzz"
 contains "$tmp/out" 'fwd:t1d_ic1_oc1_i1_k1_s2_pb0_pe1_op1 known-bug:tvm-5758 exact seed 3' fuzz-input-round-trip
-expect 1 fuzz-input-repro -- "$cp" repro "$tmp"/fromfuzz/*.json --no-isolation
+expect 1 fuzz-input-repro -- "$cp" repro "$tmp"/fromfuzz/*.json --isolate none
 # Chains both ways: the regression chains, given to a SUT that runs graphs, come back as chains
 # (every seed written; the known bug's trigger still differs); given to a kernel, as its convolution.
 expect 0 export-fuzz-seeds-chains -- "$cp" export-fuzz-seeds "$src/corpus/regression/chains" --sut known-bug:tvm-9954 --out "$tmp/chainseeds" --quiet
@@ -260,7 +277,7 @@ if [ "$(ls "$tmp"/chainseeds | wc -l)" -gt 0 ] &&
    [ "$(grep -l '"graph": "chain"' "$tmp"/fromchains/*.json | wc -l)" -eq "$(ls "$tmp"/chainseeds | wc -l)" ]; then
   passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL fuzz-input-chains-stay-chains"; fi
 trigger=$(sed -n 's/^bwd_weight:2d_g2_ic4_oc4_i5x5_k3x3 (as a chain) known-bug:tvm-9954 exact seed 1: //p' "$tmp/out")
-expect 1 fuzz-input-chain-repro -- "$cp" repro "${trigger:-$tmp/no-trigger}" --no-isolation
+expect 1 fuzz-input-chain-repro -- "$cp" repro "${trigger:-$tmp/no-trigger}" --isolate none
 contains "$tmp/out" '\(as a chain\)' fuzz-input-chain-repro-is-a-chain
 expect 0 export-fuzz-seeds-chains-to-kernel -- "$cp" export-fuzz-seeds "$src/corpus/regression/chains/tvm-9954-trigger-exact.json" --sut direct --out "$tmp/chainconv"
 expect 0 import-fuzz-input-chains-to-kernel -- "$cp" import-fuzz-input "$tmp"/chainconv/* --sut direct --corpus "$tmp/fromchainconv"

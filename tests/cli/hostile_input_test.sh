@@ -294,7 +294,9 @@ done <<'TABLE'
 --direction sideways|unknown direction 'sideways', expected fwd, bwd_data or bwd_weight$
 TABLE
 bad 'fuzz --sut ""' "^unknown system under test '' \\(see \`convparity list\`\\)$" -- "$cp" fuzz --sut '' --cases 1 --out "$tmp/cli" --quiet
-bad 'fuzz --no-such-flag' '^The following argument was not expected: --no-such-flag$' -- "$cp" fuzz --no-such-flag --cases 1 --out "$tmp/cli" --quiet
+bad 'fuzz --no-such-flag' \
+  "^fuzz does not take '--no-such-flag' \\(convparity fuzz --help lists its flags\\)$" \
+  -- "$cp" fuzz --no-such-flag --cases 1 --out "$tmp/cli" --quiet
 bad 'fuzz --direction with a newline' "^--direction: unknown direction 'fwd\\\\x0abwd', expected " -- "$cp" fuzz --direction "$(printf 'fwd\nbwd')" --cases 1
 bad 'repro --seed -1' "^--seed: expected a whole number from 0 to 2\\^64-1, got '-1'$" -- "$cp" repro "$small" --seed -1
 bad 'check --jobs 0' '^--jobs: Value 0 not in range 1 to 256$' -- "$cp" check "$tmp/valid.json" --jobs 0

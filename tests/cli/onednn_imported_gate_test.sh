@@ -20,7 +20,7 @@ inputs=${CONVPARITY_ONEDNN_INPUTS:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-if ! "$cp" repro 'fwd:1d_ic1_oc1_i4_k1' --sut onednn --no-isolation >/dev/null 2>&1; then
+if ! "$cp" repro 'fwd:1d_ic1_oc1_i4_k1' --sut onednn --isolate none >/dev/null 2>&1; then
   echo "skipped: the oneDNN adapter is not built here"
   exit 0
 fi

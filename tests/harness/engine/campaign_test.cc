@@ -114,7 +114,7 @@ TEST(IsolatedRunner, TimingAccountsForTheWorkersWholeTime) {
   }
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_GT(idle, 0.29);   // the three sleeps between the cases
+  EXPECT_GT(idle, 0.29);      // the three sleeps between the cases
   EXPECT_GT(protocol, 0.05);  // at least the worker's start
   EXPECT_NEAR(accounted, wall, 0.05 * wall + 0.02) << "idle " << idle << ", protocol " << protocol;
 }
@@ -124,7 +124,7 @@ CampaignOptions SmallCampaign() {
   o.seed = 11;
   o.max_cases = 200;
   o.max_macs = 20000;
-  o.isolate = false;
+  o.isolation = Isolation::kNone;
   o.quiet = true;
   return o;
 }
@@ -157,7 +157,7 @@ TEST(Campaign, FindsShrinksAndReportsAKnownBugOncePerBucket) {
 TEST(Campaign, ACrashingSutDoesNotEndTheCampaign) {
   CampaignOptions o = SmallCampaign();
   o.max_cases = 12;
-  o.isolate = true;
+  o.isolation = Isolation::kWorker;
   o.worker_executable = CONVPARITY_EXE;
   o.case_timeout = 0.5;
   o.shrink_seconds = 1;  // every crash restarts a worker (~0.35 s): keep shrinking short here

@@ -152,7 +152,7 @@ TEST(StructuralShrink, EveryCaseACampaignOfKnownAndPlantedBugsReportsIsOneMinima
   o.seed = 24;
   o.seconds = 12;
   o.max_macs = 20000;
-  o.isolate = false;
+  o.isolation = Isolation::kNone;
   o.quiet = true;
   for (KnownBugKind kind : {KnownBugKind::kKernel, KnownBugKind::kTransform})
     for (const std::string& id : KnownBugIds(kind)) o.suts.push_back("known-bug:" + id);

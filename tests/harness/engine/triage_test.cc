@@ -40,7 +40,7 @@ CampaignRun Campaign(const std::string& variant, double seconds, bool malloc_che
   o.seed = 3;
   o.seconds = seconds;
   o.max_macs = 20000;
-  o.isolate = true;
+  o.isolation = Isolation::kWorker;
   o.worker_executable = CONVPARITY_EXE;
   o.quiet = true;
   o.shrink_seconds = 20;
@@ -192,7 +192,7 @@ TEST(Triage, ALargeKernelBugShrinksToTheSmallestKernelThatShowsIt) {
   const CaseOutcome seen = runner->Check(c, {c.sut})[0];
   ASSERT_EQ(seen.verdict, Verdict::kFailed);
   TriageOptions o;
-  o.isolate = false;
+  o.isolation = Isolation::kNone;
   Finding f = TriageDiscrepancy(ShrinkableProblem(c.problem), c, seen, *runner, o);
   const ConvProblem& m = f.minimized.problem;
   EXPECT_TRUE(m.rank == 1 && m.kernel[0] == 17 && m.in_channels == 1 && m.out_channels == 1 &&

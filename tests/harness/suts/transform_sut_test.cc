@@ -193,7 +193,7 @@ TEST_P(TransformBugCampaign, FindsTheBugAndShrinksItToASmallCase) {
   o.fills = {Fill::kExact};
   o.seed = 11;
   o.max_cases = 400;
-  o.isolate = false;
+  o.isolation = Isolation::kNone;
   o.quiet = true;
   o.shrink_seconds = 20;
   o.stop_after_buckets = 1;
