@@ -1,4 +1,4 @@
-// The options every subcommand shares (INTERFACES.md, "Common options"), parsed into a plain
+// The options every subcommand shares (docs/INTERFACES.md, "Common options"), parsed into a plain
 // struct; the commands never see argv.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The subcommands of `convparity` (INTERFACES.md). Each returns the process exit code.
+// The subcommands of `convparity` (docs/INTERFACES.md). Each returns the process exit code.
 #pragma once
 
 #include <string>

@@ -1,5 +1,5 @@
-// The convparity command line (INTERFACES.md). Only parsing happens here; below main errors are
-// values. Exit codes: 0 parity / success, 1 discrepancies, 2 usage or bad input, 3 internal error.
+// The convparity command line (docs/INTERFACES.md). Only parsing happens here; below main errors
+// are values. Exit codes: 0 parity / success, 1 discrepancies, 2 usage or bad input, 3 internal.
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <csignal>
@@ -49,7 +49,7 @@ const CLI::Validator kSeed(
     },
     "SEED");
 
-// The common options, declared once (INTERFACES.md, "Common options").
+// The common options, declared once (docs/INTERFACES.md, "Common options").
 void AddCommonFlags(CLI::App* cmd, CommonFlags& f) {
   cmd->add_option("--sut", f.suts, "system under test (repeatable; default: all of ours)");
   cmd->add_option("--sut-map", f.sut_map,
