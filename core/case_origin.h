@@ -1,6 +1,7 @@
 // Where a case came from, when it was imported from another tool's problem list (today: benchdnn's
 // batch files), so that a finding names the problem the way its owners know it: "ds2-swap from
-// harness_conv_regression_general:22". Optional in a case file (INTERFACES.md, convparity.case/1).
+// harness_conv_regression_general:22". Optional in a case file (docs/INTERFACES.md,
+// convparity.case/1).
 #pragma once
 
 #include <cstdint>

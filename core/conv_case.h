@@ -1,4 +1,5 @@
-// A case: everything needed to reproduce one check bit for bit (INTERFACES.md, convparity.case/1).
+// A case: everything needed to reproduce one check bit for bit (docs/INTERFACES.md,
+// convparity.case/1).
 #pragma once
 
 #include <cstdint>
@@ -14,8 +15,8 @@
 
 namespace convparity {
 
-// How inputs are filled (TOLERANCE.md). kExact: small integers, judged bitwise. The others are the
-// "random" family, judged against the error bound.
+// How inputs are filled (docs/TOLERANCE.md). kExact: small integers, judged bitwise. The others are
+// the "random" family, judged against the error bound.
 enum class Fill { kExact, kUniform, kPositive, kWide };
 // What a case checks: the problem's convolution alone, or the residual block built from it
 // (core/graph.h ChainGraph: the convolution, a second one over its result, their sum), which only

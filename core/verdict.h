@@ -1,4 +1,4 @@
-// The outcome of checking one case (TOLERANCE.md, "Verdicts").
+// The outcome of checking one case (docs/TOLERANCE.md, "Verdicts").
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
-// libFuzzer target over every reader of user input (INTERFACES.md: nothing a user can type or put
-// in a file makes the harness crash, hang or allocate without bound). The first byte picks the
+// libFuzzer target over every reader of user input (docs/INTERFACES.md: nothing a user can type or
+// put in a file makes the harness crash, hang or allocate without bound). The first byte picks the
 // reader (harness/io/fuzz_support.h, FuzzReader), the rest is its input. Beyond not crashing, each
 // reader's own promise is checked where it has one: what parses prints and parses back to the
 // same value, what a reader accepts is valid.

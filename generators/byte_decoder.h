@@ -1,6 +1,6 @@
 // Bytes ↔ cases for coverage-guided fuzzing (libFuzzer): a decoder that turns any byte string into
 // a valid case, and an encoder that turns a case back into bytes, so that corpus cases seed the
-// fuzzer and a fuzzer's finding becomes a corpus case (ARCHITECTURE.md, "Generators").
+// fuzzer and a fuzzer's finding becomes a corpus case (docs/ARCHITECTURE.md, "Generators").
 //
 // The byte format is a sequence of choices: the case's SUT, direction and fill, then the problem
 // drawn with the space's recipe (generators/space_recipe.h, the generator's own, with wider ranges

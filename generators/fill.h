@@ -1,4 +1,4 @@
-// Deterministic case data (TOLERANCE.md): the same problem, direction, fill and seed give
+// Deterministic case data (docs/TOLERANCE.md): the same problem, direction, fill and seed give
 // bit-identical values on any machine. Values are generated in logical order, so a problem's
 // layouts never change them.
 #pragma once

@@ -2,7 +2,7 @@
 // rank → per dimension: kernel, dilation, stride → output_padding → padding → size; then groups →
 // channels, batch, layouts) with a mapcat whose shrinking does not commit, so that invalid cases
 // cannot occur by construction, and biased toward the edges where convolution code breaks
-// (ARCHITECTURE.md, "Generators").
+// (docs/ARCHITECTURE.md, "Generators").
 //
 // Every choice shrinks toward its plainest option (fewer dimensions, ordinary convolution,
 // kernel 1, stride 1, dilation 1, no padding, output size 1, groups 1, one channel, batch 1,

@@ -68,7 +68,7 @@ struct SpaceRecipe {
   // Kernels beyond 9 taps: 1-D often 10–32 (audio, WaveNet-like models), rarely up to 64; 2-D and
   // 3-D up to their caps. Rare enough per dimension that small kernels stay the bulk.
   static Gen<int64_t> Kernel(int rank, int64_t max_kernel, bool big_bias) {
-    // 3-D transposed convolution with 7–9 taps is where real frontends broke (BUGS.md).
+    // 3-D transposed convolution with 7–9 taps is where real frontends broke (docs/BUGS.md).
     const int64_t mid_cap = rank == 1 ? 32 : max_kernel;
     return C::PickInt({{big_bias ? 10 : 25, 1, 1},
                        {big_bias ? 20 : 35, 2, std::min<int64_t>(3, max_kernel)},

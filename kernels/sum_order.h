@@ -1,6 +1,6 @@
 // How a kernel adds up the terms of one output element. Correct orders differ only by rounding; the
-// tolerance tests (TOLERANCE.md) use them to show the error bound never fires on a correct kernel,
-// and the two wrong ones to show it catches a low-precision accumulator and a missing term.
+// tolerance tests (docs/TOLERANCE.md) use them to show the error bound never fires on a correct
+// kernel, and the two wrong ones to show it catches a low-precision accumulator and a missing term.
 //
 // Every order is defined on the sequence [init, t1, …, tn] of one output element (init: the bias,
 // or 0) as if all of it had been collected first; the accumulators below add it up as the terms

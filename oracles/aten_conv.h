@@ -4,7 +4,7 @@
 // a transposed convolution, as a crop.
 //
 // NOTE: internal to oracles/. This header names ATen types, so only oracles/*.cc may include it
-// (ARCHITECTURE.md: nothing outside oracles/ compiles against ATen).
+// (docs/ARCHITECTURE.md: nothing outside oracles/ compiles against ATen).
 #pragma once
 
 #include <ATen/core/Tensor.h>

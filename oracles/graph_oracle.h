@@ -19,8 +19,8 @@ using GraphInputs =
 struct GraphOracleOutput {
   RefTensor
       result;  // float64, in the graph's shape of the result (memory shape, as the graph stores it)
-  RefTensor
-      magnitude;  // the same computation on absolute values (TOLERANCE.md's A); filled when asked
+  // The same computation on absolute values (docs/TOLERANCE.md's A); filled when asked.
+  RefTensor magnitude;
   // Σ√K along the worst path of reductions that led to the result: the random-mode bound is
   // c·u·Σ√K·A.
   double root_reduction_sum = 0;

@@ -18,7 +18,7 @@ struct RefTensor {
 };
 
 // What the oracle computes for one case: the reference result and, for random mode, the error-bound
-// input A = the same computation on absolute values (|x| ⊛ |w| + |b|, TOLERANCE.md).
+// input A = the same computation on absolute values (|x| ⊛ |w| + |b|, docs/TOLERANCE.md).
 struct OracleOutput {
   RefTensor result;
   RefTensor magnitude;  // filled only when asked for

@@ -1,5 +1,5 @@
 // A short PyTorch program that recomputes a case's reference (float64) with torch.nn.functional,
-// for a user to paste into an issue (INTERFACES.md, "A discrepancy report").
+// for a user to paste into an issue (docs/INTERFACES.md, "A discrepancy report").
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// The discrepancy report, convparity.report/1 (INTERFACES.md): one file per bucket, enough to
+// The discrepancy report, convparity.report/1 (docs/INTERFACES.md): one file per bucket, enough to
 // understand, reproduce and file the bug. Its JSON Schema is schema/report.schema.json.
 #pragma once
 

@@ -1,6 +1,6 @@
-// The campaign summary, convparity.summary/3 (INTERFACES.md): what a run did, what it found, where
-// the time went and which feature classes it actually exercised. reports/ writes and reads it; the
-// campaign counts into it, and per-worker or per-shard summaries add up
+// The campaign summary, convparity.summary/3 (docs/INTERFACES.md): what a run did, what it found,
+// where the time went and which feature classes it actually exercised. reports/ writes and reads
+// it; the campaign counts into it, and per-worker or per-shard summaries add up
 // (harness/engine/summary_counts.h). Its JSON Schema is schema/summary.schema.json.
 #pragma once
 

@@ -10,8 +10,8 @@
 #    first benchdnn cases through each default transform pipeline.
 # Every case states the verdict `convparity check` must see, exactly. The benchdnn cases expect
 # passed, except those whose reference is mostly zero where the problem's structure reaches: they
-# expect mistrusted (their values agree, but zeros of the data prove little; TOLERANCE.md; zeros of
-# the structure do not count, harness/engine/judge.h); any other verdict stops this script.
+# expect mistrusted (their values agree, but zeros of the data prove little; docs/TOLERANCE.md;
+# zeros of the structure do not count, harness/engine/judge.h); any other verdict stops this script.
 # Usage: scripts/make_regression_corpus.sh [convparity binary]
 set -euo pipefail
 cd "$(dirname "$0")/.."

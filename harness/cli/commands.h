@@ -1,5 +1,5 @@
-// The subcommands of `convparity` (INTERFACES.md); their flags are in flags.def. Each returns the
-// process exit code.
+// The subcommands of `convparity` (docs/INTERFACES.md); their flags are in flags.def. Each returns
+// the process exit code.
 #pragma once
 
 #include <string>

@@ -1,5 +1,6 @@
-// The convparity command line (INTERFACES.md). Only parsing happens here; below main errors are
-// values. Exit codes: 0 parity / success, 1 discrepancies, 2 usage or bad input, 3 internal error.
+// The convparity command line (docs/INTERFACES.md; every flag in flags.def). Only parsing happens
+// here; below main errors are values. Exit codes: 0 parity / success, 1 discrepancies, 2 usage or
+// bad input, 3 internal error.
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <csignal>

@@ -1,6 +1,6 @@
-// Judging parity (TOLERANCE.md): exact mode compares bitwise with the float64 reference rounded to
-// float32; random mode bounds each element's error by c·u·√K·A_i, A = the same convolution on
-// absolute values.
+// Judging parity (docs/TOLERANCE.md): exact mode compares bitwise with the float64 reference
+// rounded to float32; random mode bounds each element's error by c·u·√K·A_i, A = the same
+// convolution on absolute values.
 #pragma once
 
 #include <cstdint>

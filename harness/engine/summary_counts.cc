@@ -22,7 +22,7 @@ bool HasClass(const std::vector<std::string>& tags, const std::string& k) {
   return k == "grouped" ? has("grouped") || has("depthwise") : has(k);
 }
 
-// Kind and rank, then the classes INTERFACES.md crosses: "t3d+grouped+dilation>1+kernel>5".
+// Kind and rank, then the classes docs/INTERFACES.md crosses: "t3d+grouped+dilation>1+kernel>5".
 std::string CombinationKey(const ConvProblem& p, const std::vector<std::string>& tags) {
   std::string key = (p.transposed ? "t" : "") + std::to_string(p.rank) + "d";
   for (const char* k : {"grouped", "dilation>1", "output_padding>0", "channels_last", "kernel>5"})

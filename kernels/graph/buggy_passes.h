@@ -1,5 +1,5 @@
-// Faithful reproductions of historical compiler-transform bugs (BUGS.md) as passes, registered as
-// <pass>@<bug-id> by pass_registry.cc. Each is the correct pass exactly except on the path the
+// Faithful reproductions of historical compiler-transform bugs (docs/BUGS.md) as passes, registered
+// as <pass>@<bug-id> by pass_registry.cc. Each is the correct pass exactly except on the path the
 // original code took wrongly.
 #pragma once
 

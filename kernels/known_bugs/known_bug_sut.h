@@ -50,7 +50,7 @@ struct KnownBugEntry {
   std::function<std::unique_ptr<ConvSut>()> make;
 };
 
-// Each file of reproductions contributes its rows (the registry orders them as BUGS.md).
+// Each file of reproductions contributes its rows (the registry orders them as docs/BUGS.md).
 std::vector<KnownBugEntry> GroupMappingBugs();  // group_mapping_bugs.cc
 std::vector<KnownBugEntry> PaddingBugs();       // padding_bugs.cc
 std::vector<KnownBugEntry> BlockingBugs();      // blocking_bugs.cc

@@ -1,4 +1,4 @@
-// Faithful reproductions of historical convolution bugs (BUGS.md), as systems under test named
+// Faithful reproductions of historical convolution bugs (docs/BUGS.md), as systems under test named
 // `known-bug:<id>` by the harness. Each one is our direct kernel, bit for bit, except on the path
 // the original code took wrongly, where it bends the loop spec or the operands the way that code
 // did. They exist to prove that a campaign finds such bugs and shrinks them to their essence.
@@ -36,7 +36,7 @@ struct KnownBugInfo {
   Verdict symptom = Verdict::kFailed;
 };
 
-// Kernel bugs in the order of BUGS.md, then transform bugs.
+// Kernel bugs in the order of docs/BUGS.md, then transform bugs.
 const std::vector<KnownBugInfo>& KnownBugs();
 std::vector<KnownBugInfo> KnownBugsOfKind(KnownBugKind kind);
 std::vector<std::string> KnownBugIds(KnownBugKind kind);

@@ -1,5 +1,6 @@
-// Historical transform bugs (BUGS.md), reproduced as buggy passes (kernels/graph/buggy_passes.h):
-// each row names the pipeline that stands for it; the harness's transform SUT runs it.
+// Historical transform bugs (docs/BUGS.md), reproduced as buggy passes
+// (kernels/graph/buggy_passes.h): each row names the pipeline that stands for it; the harness's
+// transform SUT runs it.
 #include "kernels/known_bugs/known_bug_sut.h"
 
 namespace convparity {

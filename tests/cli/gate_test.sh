@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The regression gate is exact (INTERFACES.md): `convparity check` passes a case only when its
+# The regression gate is exact (docs/INTERFACES.md): `convparity check` passes a case only when its
 # verdict is the one the case expects. Each case below runs alone through `check`; the SUTs are a
 # known bug (failed), another known bug (unwritten), our kernel (passed), a transform bug
 # (broken_promise) and a plugin that declines forward (skipped) and returns an error for

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Hostile input (INTERFACES.md: "Nothing a user can type or put in a file makes the harness crash,
-# hang or allocate without bound"): malformed and oversized case files, hostile numbers, invalid
-# descriptors, things that are not plugins, bad command-line values, limits. Every one must end
-# with exit 2 and a one-line message saying what was wrong. Each command runs under `timeout` and a
-# memory cap, so a hang or an unbounded allocation fails the test instead of the machine.
+# Hostile input (docs/INTERFACES.md, "Bad input": "Nothing a user can type or put in a file makes
+# the harness crash, hang or allocate without bound"): malformed and oversized case files, hostile
+# numbers, invalid descriptors, things that are not plugins, bad command-line values, limits. Every
+# one must end with exit 2 and a one-line message saying what was wrong. Each command runs under
+# `timeout` and a memory cap, so a hang or an unbounded allocation fails the test instead of the
+# machine.
 # Usage: hostile_input_test.sh <convparity> <source dir> <plugin: ABI 999> <plugin: no entry>
 #        <example plugin>
 # CONVPARITY_SANITIZED=1 (the asan preset): AddressSanitizer reserves terabytes of address space for

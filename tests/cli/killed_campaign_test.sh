@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# A campaign killed with SIGKILL in the middle of a write leaves only whole files (INTERFACES.md:
-# files are written atomically). Each run starts `convparity fuzz` against known bugs (so findings
-# are being written) with its k-th write stalled halfway ($CONVPARITY_TEST_STALL_WRITE=k, which
-# announces the stall on stderr; k drawn from the kill seed: the first summary, a finding's case or
-# report, a later summary), and kills it -9 during the stall. Then it checks what it left:
+# A campaign killed with SIGKILL in the middle of a write leaves only whole files (files are written
+# atomically: docs/INTERFACES.md, "Corpora and run folders"). Each run starts `convparity fuzz`
+# against known bugs (so findings are being written) with its k-th write stalled halfway
+# ($CONVPARITY_TEST_STALL_WRITE=k, which announces the stall on stderr; k drawn from the kill seed:
+# the first summary, a finding's case or report, a later summary), and kills it -9 during the stall.
+# Then it checks what it left:
 #  - the kill landed in the middle of a write: the temp file of the aimed write is still there;
 #  - every other file is JSON or an abandoned temp file (<name>.tmp.<pid>, which nothing reads);
 #  - every *.json parses and validates against its schema (case, report, summary);

@@ -336,8 +336,8 @@ TEST(CaseJson, TheGraphFormIsWrittenOnlyForChainsAndReadStrictly) {
   EXPECT_EQ(bad.status().message(), "field 'graph' is \"residual\", expected conv or chain");
 }
 
-// `check` compares verdicts exactly (INTERFACES.md): every verdict but invalid is an expectation
-// of its own, and the names of before, parity and discrepancy, are read as passed and failed.
+// `check` compares verdicts exactly (docs/INTERFACES.md): every verdict but invalid is an
+// expectation of its own, and the old names, parity and discrepancy, read as passed and failed.
 TEST(CaseJson, ExpectNamesAVerdictAndReadsTheOldNamesAsAliases) {
   json j = CaseToJson(ExampleCase());
   for (int i = 0; i <= static_cast<int>(kLastVerdict); ++i) {

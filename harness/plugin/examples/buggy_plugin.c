@@ -1,7 +1,7 @@
 /* A plugin with a deliberate, realistic bug, for proving that convparity catches it: the naive
  * convolution of naive_conv.h, except that backward-data loses the dilation on its way to the
- * kernel, the way a frontend loses a parameter it does not forward (BUGS.md has several). Forward
- * and backward-weight are correct, and so is backward-data without dilation.
+ * kernel, the way a frontend loses a parameter it does not forward (docs/BUGS.md has several).
+ * Forward and backward-weight are correct, and so is backward-data without dilation.
  *
  * The smallest configurations that show it need dilation > 1 in backward-data, e.g.
  * bwd_data:1d_ic1_oc1_i3_k2_d2. */

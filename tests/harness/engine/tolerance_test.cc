@@ -1,8 +1,8 @@
-// Justifies the error-bound constant c (TOLERANCE.md): correct kernels that add in four different
-// orders never exceed the bound on at least 10^6 checked elements per direction and distribution,
-// while a bfloat16 accumulator and a kernel that drops one term are caught. And the bound of chains
-// (c·u·Σ√K·A, oracles/graph_oracle.h): the residual block interpreted in the same orders stays
-// within it, a bfloat16 accumulator does not.
+// Justifies the error-bound constant c (docs/TOLERANCE.md): correct kernels that add in four
+// different orders never exceed the bound on at least 10^6 checked elements per direction and
+// distribution, while a bfloat16 accumulator and a kernel that drops one term are caught. And the
+// bound of chains (c·u·Σ√K·A, oracles/graph_oracle.h): the residual block interpreted in the same
+// orders stays within it, a bfloat16 accumulator does not.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,11 +1,11 @@
-// The historical transform bugs (kernels/graph/buggy_passes.h, BUGS.md) are found by a RapidCheck
-// search and shrunk to a small case, as KnownBugSearch (known_bugs_test.cc) does for the kernel
-// reproductions: the property "a transform pipeline agrees with the oracle and keeps its promises",
-// checked through CheckCase with `transform:<pipeline>` SUTs over each bug's own space and
-// direction, fails within a few hundred cases; RapidCheck's shrink tree leads to a case that still
-// fails with the buggy pipeline (a discrepancy or broken_promise), passes with the same pipeline
-// without the bug, and is small. Cases-to-failure, seconds and the shrunk descriptor are printed
-// per seed, with medians. Seeds: CONVPARITY_BUG_SEEDS (default 3) seeds from 1 (bug_search.h).
+// The historical transform bugs (kernels/graph/buggy_passes.h, docs/BUGS.md) are found by a
+// RapidCheck search and shrunk to a small case, as KnownBugSearch (known_bugs_test.cc) does for the
+// kernel reproductions: the property "a transform pipeline agrees with the oracle and keeps its
+// promises", checked through CheckCase with `transform:<pipeline>` SUTs over each bug's own space
+// and direction, fails within a few hundred cases; RapidCheck's shrink tree leads to a case that
+// still fails with the buggy pipeline (a discrepancy or broken_promise), passes with the same
+// pipeline without the bug, and is small. Cases-to-failure, seconds and the shrunk descriptor are
+// printed per seed, with medians. Seeds: CONVPARITY_BUG_SEEDS (default 3) from 1 (bug_search.h).
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
@@ -40,7 +40,7 @@ struct TransformBugSearch {
   std::string buggy;    // the transform SUT that reproduces it
   std::string correct;  // the same pipeline without the bug
   BugSearchSpace search;
-  // What the shrunk case must still have: the configuration the original got wrong (BUGS.md).
+  // What the shrunk case must still have: the configuration the original got wrong (docs/BUGS.md).
   std::function<bool(const ConvProblem&)> essence;
 };
 
