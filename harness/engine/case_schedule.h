@@ -9,6 +9,7 @@
 
 #include "core/conv_case.h"
 #include "core/conv_problem.h"
+#include "harness/suts/sut_config.h"
 
 namespace convparity {
 
@@ -16,12 +17,12 @@ namespace convparity {
 // runs graphs and the block's multiply-adds stay within `max_macs`.
 constexpr int64_t kChainEvery = 4;
 GraphForm CampaignGraphForm(const ConvProblem& p, const std::vector<std::string>& suts,
-                            int64_t max_macs, int64_t index);
+                            const SutConfig& config, int64_t max_macs, int64_t index);
 // The SUTs a campaign checks case `index` against: `suts`, and when they are the default set (the
 // user named none) also the registry's DefaultCaseSuts(seed, index) (a random transform
-// pipeline). A chain case goes only to those that run graphs.
-std::vector<std::string> CampaignCaseSuts(const std::vector<std::string>& suts, bool default_suts,
-                                          uint64_t seed, int64_t index,
-                                          GraphForm form = GraphForm::kConv);
+// pipeline). A chain case goes only to those that run graphs (as what they stand for in `config`).
+std::vector<std::string> CampaignCaseSuts(const std::vector<std::string>& suts,
+                                          const SutConfig& config, bool default_suts, uint64_t seed,
+                                          int64_t index, GraphForm form = GraphForm::kConv);
 
 }  // namespace convparity

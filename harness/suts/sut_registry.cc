@@ -45,9 +45,10 @@ std::vector<std::string> DefaultCaseSuts(uint64_t seed, int64_t index) {
   return names;
 }
 
-bool RunsGraphs(const std::string& sut) {
-  const SutFamily* family = FamilyOf(sut);
-  return family && family->runs_graphs(sut);
+bool RunsGraphs(const std::string& sut, const SutConfig& config) {
+  const std::string spec = config.Resolve(sut);
+  const SutFamily* family = FamilyOf(spec);
+  return family && family->runs_graphs(spec);
 }
 
 void DescribeFinding(Finding& f) {

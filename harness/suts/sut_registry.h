@@ -31,8 +31,9 @@ Result<std::unique_ptr<ConvSut>> MakeSut(const std::string& name);
 std::vector<std::string> DefaultCaseSuts(uint64_t seed, int64_t index);
 
 // Whether the SUT a name makes runs graphs (transform pipelines, known transform bugs): it takes
-// chain cases (ConvSut::RunsGraphs). Decided by the name's family, without making the SUT.
-bool RunsGraphs(const std::string& sut);
+// chain cases (ConvSut::RunsGraphs). Decided by the family of what the name stands for in `config`
+// (a logical name of --sut-map answers as the SUT it maps to), without making the SUT.
+bool RunsGraphs(const std::string& sut, const SutConfig& config = {});
 
 // Lets the family of the finding's SUT describe it (SutFamily::describe_finding): a transform
 // finding's report and case then show its pipeline and graphs.

@@ -302,16 +302,41 @@ TEST(TransformSut, ChainCasesGoOnlyToSutsThatRunGraphs) {
   EXPECT_FALSE(RunsGraphs("direct"));
   // A campaign sends every kChainEvery-th case as a chain, to its graph SUTs only.
   const std::vector<std::string> suts{"direct", "transform:legalize"};
+  const SutConfig none;
   int chains = 0;
   for (int64_t i = 0; i < 4 * kChainEvery; ++i)
-    if (CampaignGraphForm(d->problem, suts, 1 << 20, i) == GraphForm::kChain) ++chains;
+    if (CampaignGraphForm(d->problem, suts, none, 1 << 20, i) == GraphForm::kChain) ++chains;
   EXPECT_EQ(chains, 4);
-  EXPECT_EQ(CampaignGraphForm(d->problem, {"direct"}, 1 << 20, kChainEvery - 1), GraphForm::kConv);
-  EXPECT_EQ(CampaignGraphForm(d->problem, suts, d->problem.macs(), kChainEvery - 1),
+  EXPECT_EQ(CampaignGraphForm(d->problem, {"direct"}, none, 1 << 20, kChainEvery - 1),
+            GraphForm::kConv);
+  EXPECT_EQ(CampaignGraphForm(d->problem, suts, none, d->problem.macs(), kChainEvery - 1),
             GraphForm::kConv);  // the block would go over the MACs cap
-  EXPECT_EQ(CampaignCaseSuts(suts, false, 1, 3, GraphForm::kChain),
+  EXPECT_EQ(CampaignCaseSuts(suts, none, false, 1, 3, GraphForm::kChain),
             (std::vector<std::string>{"transform:legalize"}));
-  EXPECT_EQ(CampaignCaseSuts(suts, false, 1, 3, GraphForm::kConv), suts);
+  EXPECT_EQ(CampaignCaseSuts(suts, none, false, 1, 3, GraphForm::kConv), suts);
+}
+
+// A pipeline behind a logical name (--sut-map mine=transform:legalize) runs graphs as the pipeline
+// named directly does: a campaign gives it the same chain cases (issue 22: it got none).
+TEST(TransformSut, APipelineBehindAMappedNameGetsChainCasesLikeOneNamedDirectly) {
+  SutConfig mapped;
+  ASSERT_TRUE(mapped.AddMapping("mine=transform:legalize").ok());
+  EXPECT_TRUE(RunsGraphs("mine", mapped));
+  EXPECT_FALSE(RunsGraphs("mine"));  // without the mapping, no SUT of that name runs graphs
+  CampaignOptions o;
+  o.suts = {"transform:legalize"};
+  o.seed = 7;
+  CampaignOptions named = o;
+  named.suts = {"mine"};
+  named.check.suts = mapped;
+  int chains = 0;
+  for (int64_t i = 0; i < 8 * kChainEvery; ++i) {
+    const ConvCase direct = CampaignCase(o, i), behind_a_name = CampaignCase(named, i);
+    EXPECT_EQ(behind_a_name.graph, direct.graph) << "case " << i;
+    chains += direct.graph == GraphForm::kChain;
+    EXPECT_EQ(CampaignCaseSuts(named.suts, mapped, false, o.seed, i, direct.graph), named.suts);
+  }
+  EXPECT_GT(chains, 0);
 }
 
 TEST(TransformSut, ChainFindingsCarryTheBlockInTheirGraphsAndSnippet) {
