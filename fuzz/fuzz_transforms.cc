@@ -108,10 +108,14 @@ void Freeze(Graph& g, GraphBindings& vars) {
   ConvCase found = c;
   found.sut = "transform:" + pipeline;
   found.fill = Fill::kExact;
-  Result<std::string> path = WriteCaseFile(t.out + "/corpus", found);
-  std::fprintf(stderr, "fuzz_transforms: %s %s%s: %s\n  case %s\n", CaseTitle(c).c_str(),
+  // A pipeline that fails or leaves a graph it should not is the transform SUT's broken promise.
+  CaseOutcome outcome;
+  outcome.verdict = Verdict::kBrokenPromise;
+  outcome.reason = what + (frozen ? " (weights frozen)" : "");
+  Result<std::string> report = WriteFuzzFinding(t.out, found, outcome);
+  std::fprintf(stderr, "fuzz_transforms: %s %s%s: %s\n  report %s\n", CaseTitle(c).c_str(),
                found.sut.c_str(), frozen ? " (weights frozen)" : "", what.c_str(),
-               path.ok() ? path->c_str() : path.status().message().c_str());
+               report.ok() ? report->c_str() : report.status().message().c_str());
   std::fflush(stderr);
   std::abort();
 }

@@ -125,13 +125,13 @@ std::string DescriptorReproCommand(const ConvCase& c) {
 }
 
 json ReportJson(const Finding& f, const ToolInfo& tool, const std::string& case_file,
-                const SnippetValues* snippet_values) {
+                const SnippetValues* snippet_values, const std::string& repro_flags) {
   const ConvCase& m = f.minimized;
-  const std::string descriptor_command = DescriptorReproCommand(m);
+  const std::string descriptor_command = DescriptorReproCommand(m) + repro_flags;
   json repro = {
       {"case_file", case_file.empty() ? json(nullptr) : json(case_file)},
-      {"command",
-       case_file.empty() ? descriptor_command : "convparity repro " + ShellQuote(case_file)},
+      {"command", case_file.empty() ? descriptor_command
+                                    : "convparity repro " + ShellQuote(case_file) + repro_flags},
       // A transform or chain case's graph, and a case's algorithm, live only in its case file.
       {"descriptor_command",
        !m.transform && m.graph == GraphForm::kConv && m.algorithm == Algorithm::kDirect

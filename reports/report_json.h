@@ -27,8 +27,11 @@ struct ToolInfo {
 // or "nan" (reports/json_values.h). An empty f.bucket is computed from the minimized case.
 // `snippet_values`: the minimized case's inputs and reference, for a PyTorch snippet that carries
 // them (harness/io/report_values.h SnippetValuesOf); without them it uses random inputs.
+// `repro_flags`: what the repro commands need besides the case to make its SUT again (a mapped
+// name's --sut-map, a plugin's --allow-sut: SutConfig::ReproFlags), " --flag value" each.
 nlohmann::json ReportJson(const Finding& f, const ToolInfo& tool, const std::string& case_file,
-                          const SnippetValues* snippet_values = nullptr);
+                          const SnippetValues* snippet_values = nullptr,
+                          const std::string& repro_flags = "");
 
 // `convparity repro '<descriptor>' --sut S --fill F --seed N`: the same inputs without a case file.
 // It cannot carry a transform case's graph; those need the case file.

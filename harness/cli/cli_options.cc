@@ -68,6 +68,17 @@ Isolation IsolationFor(const Flags& f) {
   return f.isolate == "case" ? Isolation::kCase : Isolation::kWorker;
 }
 
+TriageOptions TriageOptionsFor(const Flags& f, const CheckContext& context) {
+  TriageOptions o;
+  o.isolation = IsolationFor(f);
+  o.case_timeout = f.timeout;
+  o.check = context;
+  o.timeout_floor = f.timeout_floor;
+  o.malloc_check = f.malloc_check;
+  o.max_shrink_calls = f.max_shrink_calls;
+  return o;
+}
+
 RunnerOptions RunnerFor(const Flags& f, const CheckContext& context) {
   return RunnerOptions{IsolationFor(f), f.timeout, JobsFor(f), context};
 }

@@ -10,6 +10,7 @@
 #include "core/defaults.h"
 #include "core/status.h"
 #include "harness/engine/case_runner.h"
+#include "harness/engine/triage.h"
 #include "harness/suts/sut_config.h"
 
 namespace convparity {
@@ -51,6 +52,9 @@ int JobsFor(const Flags& f);
 // How the replaying commands run their cases: --isolate, --timeout, --jobs.
 RunnerOptions RunnerFor(const Flags& f, const CheckContext& context);
 Isolation IsolationFor(const Flags& f);  // --isolate, checked by its parser
+// How a discrepancy is triaged (fuzz, shrink): --isolate, --timeout, --timeout-floor,
+// --malloc-check, --max-shrink-calls; the shrink budget is the command's to set.
+TriageOptions TriageOptionsFor(const Flags& f, const CheckContext& context);
 
 // The size limits every case is checked against before anything is allocated (CheckLimits):
 // --max-elements and --max-extent, and --max-macs when it was given (without it the generator's

@@ -10,7 +10,7 @@
 #include "harness/engine/campaign.h"
 #include "harness/engine/tool_info.h"
 #include "harness/io/files.h"
-#include "harness/io/report_values.h"
+#include "harness/io/finding_files.h"
 #include "harness/suts/sut_config.h"
 #include "harness/suts/sut_registry.h"
 #include "harness/suts/sut_version.h"
@@ -58,13 +58,8 @@ int RunFuzz(const Flags& f, const CheckContext& context) {
   o.max_macs = f.max_macs;
   o.stop_after_buckets = f.stop_after_buckets;
   o.jobs = JobsFor(f);
-  o.isolation = IsolationFor(f);
-  o.case_timeout = f.timeout;
-  o.check = context;
-  o.timeout_floor = f.timeout_floor;
-  o.malloc_check = f.malloc_check;
+  static_cast<TriageOptions&>(o) = TriageOptionsFor(f, context);
   o.shrink_seconds = f.shrink_seconds;
-  o.max_shrink_calls = f.max_shrink_calls;
   o.quiet = f.quiet;
 
   const ToolInfo tool = CurrentToolInfo();
@@ -79,30 +74,16 @@ int RunFuzz(const Flags& f, const CheckContext& context) {
     if (!complete) summary.incomplete_shards.insert(ShardText(o.shard_index, o.shard_count));
     return summary;
   };
-  const std::string corpus = f.corpus.empty() ? f.out + "/corpus" : f.corpus;
   Status io_error;
   CampaignHooks hooks;
   hooks.on_new_bucket = [&](const Finding& found) {
-    Finding finding = found;
-    DescribeFinding(finding);  // e.g. a transform finding's report and case show its graphs
-    Result<std::string> case_path = WriteCaseFile(corpus, finding.minimized);
-    if (!case_path.ok()) io_error = case_path.status();
-    const std::string report_path = f.out + "/reports/" + ReportFileName(finding);
-    const std::string case_file = case_path.ok() ? *case_path : CaseFileName(finding.minimized);
-    const std::optional<SnippetValues> values = SnippetValuesOf(finding.minimized, context);
-    nlohmann::json report = ReportJson(finding, ToolInfoFor(finding.minimized.problem), case_file,
-                                       values ? &*values : nullptr);
-    // A SUT that is a mapped name or loads code needs the same flags to be made again.
-    const std::string sut_flags = context.suts.ReproFlags(finding.minimized.sut);
-    for (const char* key : {"command", "descriptor_command"})
-      if (report["repro"][key].is_string())
-        report["repro"][key] = report["repro"][key].get<std::string>() + sut_flags;
-    if (Status st = WriteFileAtomically(report_path, JsonFileText(report)); !st.ok()) io_error = st;
+    Result<FindingFiles> files = WriteFinding(found, f.out, f.corpus, context);
+    if (!files.ok()) io_error = files.status();
     std::printf("%s %s %s: %s: %s\n  report %s\n",
-                CaseDescriptor(finding.minimized.problem, finding.minimized.direction).c_str(),
-                finding.minimized.sut.c_str(), FillName(finding.minimized.fill),
-                VerdictName(finding.outcome.verdict), finding.outcome.reason.c_str(),
-                report_path.c_str());
+                CaseDescriptor(found.minimized.problem, found.minimized.direction).c_str(),
+                found.minimized.sut.c_str(), FillName(found.minimized.fill),
+                VerdictName(found.outcome.verdict), found.outcome.reason.c_str(),
+                files.ok() ? files->report_path.c_str() : files.status().message().c_str());
     std::fflush(stdout);
   };
   auto write_summary = [&](const CampaignSummary& summary) {

@@ -41,15 +41,6 @@ constexpr double kTerminalLineSeconds = 1;
 
 using Clock = std::chrono::steady_clock;
 
-// The bucket of a discrepancy: its signature (what went wrong, then where), and the
-// implementation the SUT said it used, so that one SUT's implementations (an adapter's jit and
-// gemm paths) are reported apart.
-std::string SignatureOf(const ConvCase& c, const CaseOutcome& outcome) {
-  const std::string signature = BucketSignature(c, outcome.verdict, outcome.judgement.symptom);
-  return outcome.notes.implementation.empty() ? signature
-                                              : signature + "@" + outcome.notes.implementation;
-}
-
 // In-process checks (no isolation) from the workers and the triage thread take turns: the SUTs
 // and the oracle in this process are not all safe to run from two threads at once (seen: our own
 // kernel reported as a finding). The in-process runner does its work in Next().
@@ -203,7 +194,7 @@ class Campaign {
   // kShrinksPerOriginalSignature times; the others count as hits of the bucket that signature's
   // triage landed in (at once, or when that triage ends).
   void Enqueue(Seen seen) {
-    const std::string original = SignatureOf(seen.c, seen.outcome);
+    const std::string original = DiscrepancySignature(seen.c, seen.outcome);
     std::lock_guard<std::mutex> lock(mu_);
     if (shrinks_[original]++ < kShrinksPerOriginalSignature) {
       (shrinks_[original] == 1 ? first_seen_ : repeats_).push_back(std::move(seen));
@@ -253,7 +244,7 @@ class Campaign {
       }
       const auto t0 = Clock::now();
       Finding f = TriageDiscrepancy(seen->drawn.problem, seen->c, seen->outcome, *runner, o_);
-      Land(f, SignatureOf(seen->c, seen->outcome), seen->index,
+      Land(f, DiscrepancySignature(seen->c, seen->outcome), seen->index,
            std::chrono::duration<double>(Clock::now() - t0).count(), cases_at_start);
     }
     // Hits still waiting for a signature whose triage never ended count as untriaged too.
@@ -270,8 +261,7 @@ class Campaign {
     std::lock_guard<std::mutex> lock(mu_);
     --triaging_;
     summary_.time.shrink += seconds;
-    f.bucket = SignatureOf(f.minimized, f.outcome);
-    if (f.crashes_after_others) f.bucket += ".after_others";
+    f.bucket = FindingBucket(f);
     landed_[original_signature] = f.bucket;
     const bool is_new = summary_.buckets.count(f.bucket) == 0;
     CountFinding(&summary_, f.bucket, f.minimized, f.outcome.verdict, f.outcome.judgement.symptom,

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "core/descriptor.h"
+#include "generators/problem_shrink.h"
 #include "harness/engine/shrink_search.h"
 #include "harness/engine/shrink_structural.h"
 
@@ -132,6 +133,38 @@ Finding TriageDiscrepancy(const rc::Shrinkable<ConvProblem>& drawn, const ConvCa
     f.outcome.reason += " (not reproduced by its shrunk case " + shrunk + ": flaky)";
     f.shrink_steps.clear();
   }
+  return f;
+}
+
+std::string DiscrepancySignature(const ConvCase& c, const CaseOutcome& outcome) {
+  const std::string signature = BucketSignature(c, outcome.verdict, outcome.judgement.symptom);
+  return outcome.notes.implementation.empty() ? signature
+                                              : signature + "@" + outcome.notes.implementation;
+}
+
+std::string FindingBucket(const Finding& f) {
+  return DiscrepancySignature(f.minimized, f.outcome) +
+         (f.crashes_after_others ? ".after_others" : "");
+}
+
+Finding TriageAlone(const ConvCase& original, const CaseOutcome& outcome,
+                    const TriageOptions& options) {
+  TriageOptions o = options;
+  std::unique_ptr<CaseRunner> runner;
+  if (o.isolation == Isolation::kNone) {
+    runner = MakeInProcessRunner(o.check);
+  } else {
+    if (o.worker_executable.empty()) o.worker_executable = SelfExecutable();
+    WorkerPolicy policy;
+    policy.fork_per_case = o.isolation == Isolation::kCase;
+    policy.spare_worker = true;  // a hanging candidate restarts the worker
+    policy.timeout_floor_seconds = o.timeout_floor;
+    policy.malloc_check = o.malloc_check;
+    policy.deadline = o.deadline;
+    runner = MakeIsolatedRunner(o.worker_executable, o.case_timeout, o.check, policy);
+  }
+  Finding f = TriageDiscrepancy(ShrinkableProblem(original.problem), original, outcome, *runner, o);
+  f.bucket = FindingBucket(f);
   return f;
 }
 

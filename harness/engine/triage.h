@@ -37,11 +37,25 @@ struct TriageOptions {
   std::optional<std::chrono::steady_clock::time_point> deadline;
 };
 
+// The signature of a discrepancy: what went wrong, then where (core/features.h BucketSignature),
+// and the implementation the SUT said it used, so that one SUT's implementations (an adapter's jit
+// and gemm paths) are reported apart.
+std::string DiscrepancySignature(const ConvCase& c, const CaseOutcome& outcome);
+// A triaged finding's bucket: its minimized case's signature, marked ".after_others" for a crash
+// seen only after other cases ran in the same worker.
+std::string FindingBucket(const Finding& f);
+
 // The finding of `original` (its SUT set), drawn as `drawn` (the generator's shrink tree; a
 // problem without one gets ShrinkableProblem's), which `runner` saw end with `outcome`. `runner` is
 // the triage's own: nothing else is pending on it. The finding's bucket is left empty.
 Finding TriageDiscrepancy(const rc::Shrinkable<ConvProblem>& drawn, const ConvCase& original,
                           const CaseOutcome& outcome, CaseRunner& runner,
                           const TriageOptions& options);
+
+// A discrepancy triaged on its own, as a campaign triages one (`convparity shrink`): on a runner
+// of its own made from `options` (the worker_executable empty: this process's), shrunk from
+// ShrinkableProblem's tree, its bucket set.
+Finding TriageAlone(const ConvCase& original, const CaseOutcome& outcome,
+                    const TriageOptions& options);
 
 }  // namespace convparity

@@ -4,12 +4,9 @@
 #include <cstdlib>
 
 #include "core/features.h"
-#include "harness/engine/tool_info.h"
-#include "harness/io/files.h"
-#include "harness/io/report_values.h"
+#include "harness/engine/triage.h"
+#include "harness/io/finding_files.h"
 #include "harness/suts/sut_registry.h"
-#include "reports/json_values.h"
-#include "reports/report_json.h"
 
 namespace convparity {
 
@@ -69,17 +66,11 @@ std::string FuzzOutDir() {
 
 Result<std::string> WriteFuzzFinding(const std::string& out, const ConvCase& c,
                                      const CaseOutcome& outcome) {
-  Finding f{c,       outcome, c,
-            outcome, {},      BucketSignature(c, outcome.verdict, outcome.judgement.symptom)};
-  DescribeFinding(f);  // e.g. a transform SUT's case carries its pipeline and graph
-  Result<std::string> case_path = WriteCaseFile(out + "/corpus", f.minimized);
-  if (!case_path.ok()) return case_path.status();
-  const ToolInfo tool = ToolInfoFor(c.problem);
-  const std::string report_path = out + "/reports/" + ReportFileName(f);
-  const std::optional<SnippetValues> values = SnippetValuesOf(f.minimized);
-  CP_RETURN_IF_ERROR(WriteFileAtomically(
-      report_path, JsonFileText(ReportJson(f, tool, *case_path, values ? &*values : nullptr))));
-  return report_path;
+  Finding f{c, outcome, c, outcome, {}};
+  f.bucket = FindingBucket(f);
+  Result<FindingFiles> files = WriteFinding(f, out, "", CheckContext{});
+  if (!files.ok()) return files.status();
+  return files->report_path;
 }
 
 }  // namespace convparity

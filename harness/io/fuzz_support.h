@@ -45,9 +45,9 @@ Result<std::vector<std::string>> NamesFromEnv(const char* variable);
 // Where fuzz targets write findings: $CONVPARITY_FUZZ_OUT, else ./convparity-fuzz-out.
 std::string FuzzOutDir();
 
-// A finding as a campaign writes it: the case into <out>/corpus/<hash>.json and its report
-// (convparity.report/1, not shrunk: libFuzzer minimizes inputs itself) into <out>/reports/.
-// Returns the report's path.
+// A finding as a campaign writes it (harness/io/finding_files.h): the case into
+// <out>/corpus/<hash>.json and its report (convparity.report/1, not shrunk: libFuzzer minimizes
+// inputs itself) into <out>/reports/. Returns the report's path.
 Result<std::string> WriteFuzzFinding(const std::string& out, const ConvCase& c,
                                      const CaseOutcome& outcome);
 

@@ -224,6 +224,15 @@ JSON
 expect 0 shrink -- "$cp" shrink "$tmp/big.json" --out "$tmp/shrunk" --quiet
 contains "$tmp/out" 'shrunk in [0-9]+ steps' shrink-says-steps
 contains "$tmp/out" 't1d_ic1_oc1_i1_k1_(s2|d2)_op1' shrink-is-minimal
+# shrink writes the finding as a campaign does: the case, and a report in its bucket whose repro
+# command makes the case's SUT again (a mapped name with its --sut-map).
+sed 's/"known-bug:tvm-7912"/"mine"/' "$tmp/big.json" >"$tmp/mapped.json"
+expect 0 shrink-mapped -- "$cp" shrink "$tmp/mapped.json" --sut-map mine=known-bug:tvm-7912 \
+  --out "$tmp/shrunk-mapped" --quiet
+cat "$tmp"/shrunk-mapped/reports/*.json >"$tmp/shrink-report" 2>/dev/null
+contains "$tmp/shrink-report" '"bucket": "mine/fwd/unwritten/t1d\.' shrink-report-bucket
+contains "$tmp/shrink-report" '"command": "convparity repro .* --sut-map mine=known-bug:tvm-7912"' \
+  shrink-report-repro-flags
 expect 1 shrink-passing -- "$cp" shrink "$tmp/gate/ok.json" --out "$tmp/shrunk"
 
 # benchdnn lists become cases that pass on our kernels.
