@@ -84,8 +84,9 @@ Status CheckSutNames(const std::vector<ConvCase>& cases, const SutConfig& config
 
 // A case file's case as it is replayed: with --sut, once on each SUT named instead of its own (a
 // corpus replayed on another library, or on another build of one through --sut-map). Its
-// expectation is its own SUT's; on another SUT it is expected to pass, and a decline is a skip
-// there, not a failure (the corpus was not drawn for that SUT).
+// expectation is its own SUT's; on another SUT it is expected to pass (or to be mistrusted where
+// it expects that: a property of its data, not of a SUT), and a decline is a skip there, not a
+// failure (the corpus was not drawn for that SUT).
 struct Replayed {
   ConvCase c;
   bool on_other_sut = false;
@@ -96,7 +97,7 @@ std::vector<Replayed> AsReplayed(const ConvCase& c, const Flags& f) {
   for (const std::string& sut : f.suts) {
     Replayed r{c, sut != c.sut};
     r.c.sut = sut;
-    if (r.on_other_sut) r.c.expect = Verdict::kPassed;
+    if (r.on_other_sut && c.expect != Verdict::kMistrusted) r.c.expect = Verdict::kPassed;
     out.push_back(std::move(r));
   }
   return out;

@@ -114,12 +114,8 @@ class Campaign {
   std::unique_ptr<CaseRunner> Runner(bool spare = false) const {
     if (o_.isolation == Isolation::kNone)
       return std::make_unique<TakingTurns>(MakeInProcessRunner(o_.check), turn_);
-    WorkerPolicy policy;
-    policy.fork_per_case = o_.isolation == Isolation::kCase;
+    WorkerPolicy policy = WorkerPolicyFor(o_);
     policy.spare_worker = spare;
-    policy.timeout_floor_seconds = o_.timeout_floor;
-    policy.malloc_check = o_.malloc_check;
-    policy.deadline = o_.deadline;
     return MakeIsolatedRunner(o_.worker_executable, o_.case_timeout, o_.check, policy);
   }
 

@@ -20,12 +20,9 @@ constexpr double kTreeShare = 0.5;
 // A runner whose worker forks a child for every case and never runs a SUT itself: each case runs
 // alone, in a copy of a worker that no earlier case touched.
 std::unique_ptr<CaseRunner> ForkingRunner(const TriageOptions& o) {
-  WorkerPolicy policy;
+  WorkerPolicy policy = WorkerPolicyFor(o);
   policy.fork_per_case = true;
   policy.spare_worker = true;  // a hang restarts the worker
-  policy.timeout_floor_seconds = o.timeout_floor;
-  policy.malloc_check = o.malloc_check;
-  policy.deadline = o.deadline;
   return MakeIsolatedRunner(o.worker_executable, o.case_timeout, o.check, policy);
 }
 
@@ -39,6 +36,15 @@ double SecondsLeft(const std::optional<std::chrono::steady_clock::time_point>& d
 }
 
 }  // namespace
+
+WorkerPolicy WorkerPolicyFor(const TriageOptions& o) {
+  WorkerPolicy policy;
+  policy.fork_per_case = o.isolation == Isolation::kCase;
+  policy.timeout_floor_seconds = o.timeout_floor;
+  policy.malloc_check = o.malloc_check;
+  policy.deadline = o.deadline;
+  return policy;
+}
 
 Finding TriageDiscrepancy(const rc::Shrinkable<ConvProblem>& drawn, const ConvCase& original,
                           const CaseOutcome& outcome, CaseRunner& runner, const TriageOptions& o) {
@@ -155,12 +161,8 @@ Finding TriageAlone(const ConvCase& original, const CaseOutcome& outcome,
     runner = MakeInProcessRunner(o.check);
   } else {
     if (o.worker_executable.empty()) o.worker_executable = SelfExecutable();
-    WorkerPolicy policy;
-    policy.fork_per_case = o.isolation == Isolation::kCase;
+    WorkerPolicy policy = WorkerPolicyFor(o);
     policy.spare_worker = true;  // a hanging candidate restarts the worker
-    policy.timeout_floor_seconds = o.timeout_floor;
-    policy.malloc_check = o.malloc_check;
-    policy.deadline = o.deadline;
     runner = MakeIsolatedRunner(o.worker_executable, o.case_timeout, o.check, policy);
   }
   Finding f = TriageDiscrepancy(ShrinkableProblem(original.problem), original, outcome, *runner, o);

@@ -45,6 +45,10 @@ std::string DiscrepancySignature(const ConvCase& c, const CaseOutcome& outcome);
 // seen only after other cases ran in the same worker.
 std::string FindingBucket(const Finding& f);
 
+// The policy of a campaign's or a triage's workers (case_runner.h) from its options: a child per
+// case under Isolation::kCase, the time limits' floor, the checking malloc, the deadline.
+WorkerPolicy WorkerPolicyFor(const TriageOptions& options);
+
 // The finding of `original` (its SUT set), drawn as `drawn` (the generator's shrink tree; a
 // problem without one gets ShrinkableProblem's), which `runner` saw end with `outcome`. `runner` is
 // the triage's own: nothing else is pending on it. The finding's bucket is left empty.
