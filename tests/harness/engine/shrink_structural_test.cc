@@ -17,6 +17,7 @@
 #include "harness/engine/case_runner.h"
 #include "kernels/known_bugs/known_bugs.h"
 #include "plugin_paths.h"
+#include "tests/sanitized.h"
 
 namespace convparity {
 namespace {
@@ -147,18 +148,6 @@ TEST(StructuralShrink, EveryReportedCaseOfKnownAndPlantedBugsIsOneMinimal) {
 // groups to 1 with the channel counts kept included. One campaign, in this process, against every
 // known bug (kernels and graph transforms) and the planted bugs that are safe here; each case it
 // reports is replayed with every single reduction.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
-
 TEST(StructuralShrink, EveryCaseACampaignOfKnownAndPlantedBugsReportsIsOneMinimal) {
   CampaignOptions o;
   o.seed = 24;
