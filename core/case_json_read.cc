@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <exception>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <utility>
@@ -9,6 +10,7 @@
 
 #include "core/conv_case.h"
 #include "core/descriptor.h"
+#include "core/problem_fields.h"
 #include "core/quote.h"
 #include "core/strict_json.h"
 
@@ -25,10 +27,8 @@ constexpr int kMaxJsonDepth = 64;
 const std::vector<std::string> kTopFields = {
     "schema",     "sut",     "direction", "fill",      "seed",      "expect", "note",
     "descriptor", "problem", "graph",     "transform", "algorithm", "origin"};
-const std::vector<std::string> kProblemFields = {
-    "rank",           "transposed",  "batch",         "in_channels", "out_channels", "groups",
-    "input",          "kernel",      "stride",        "pad_begin",   "pad_end",      "dilation",
-    "output_padding", "data_layout", "weight_layout", "bias",        "dtype"};
+const std::vector<std::string> kProblemFields(std::begin(kProblemFieldNames),
+                                              std::end(kProblemFieldNames));
 const std::vector<std::string> kTransformFields = {"pipeline", "graph"};
 
 // Text from the input in a message: JSON-escaped (one line, even if it is not UTF-8), cut short.
@@ -66,13 +66,12 @@ Result<std::string> ReadString(const json& v, const std::string& field) {
   return v.get<std::string>();
 }
 
-Result<Dims> ReadDims(const json& v, const std::string& field, int rank, int64_t fill) {
+Result<Dims> ReadDims(const json& v, const std::string& field, int rank) {
   if (!v.is_array()) return TypeError(field, "an array of integers", v);
   if (v.size() != static_cast<size_t>(rank))
     return Status::Invalid("field '" + field + "' has " + std::to_string(v.size()) +
                            " values, expected " + std::to_string(rank) + " (the rank)");
-  Dims d;
-  d.fill(fill);
+  Dims d{};
   for (int i = 0; i < rank; ++i) {
     Result<int64_t> x = ReadInt(v[i], field + "[" + std::to_string(i) + "]");
     if (!x.ok()) return x.status();
@@ -113,26 +112,22 @@ std::string DimsText(const Dims& d, int rank) {
   return s + ")";
 }
 
-// The problem as (field, value) text pairs in JSON field order, to name the first disagreement.
+// A form field's value (core/problem_fields.def) in a message.
+std::string FormText(const ConvProblem&, int v) { return std::to_string(v); }
+std::string FormText(const ConvProblem&, bool v) { return v ? "true" : "false"; }
+std::string FormText(const ConvProblem& p, DataLayout v) { return DataLayoutName(v, p.rank); }
+std::string FormText(const ConvProblem& p, WeightLayout v) { return WeightLayoutName(v, p.rank); }
+std::string FormText(const ConvProblem&, DType v) { return DTypeName(v); }
+
+// The problem as (field, value) text pairs in the fields' order, to name the first disagreement.
 std::vector<std::pair<const char*, std::string>> FieldTexts(const ConvProblem& p) {
   int r = std::max(0, std::min(p.rank, kMaxSpatialRank));
-  return {{"rank", std::to_string(p.rank)},
-          {"transposed", p.transposed ? "true" : "false"},
-          {"batch", std::to_string(p.batch)},
-          {"in_channels", std::to_string(p.in_channels)},
-          {"out_channels", std::to_string(p.out_channels)},
-          {"groups", std::to_string(p.groups)},
-          {"input", DimsText(p.input, r)},
-          {"kernel", DimsText(p.kernel, r)},
-          {"stride", DimsText(p.stride, r)},
-          {"pad_begin", DimsText(p.pad_begin, r)},
-          {"pad_end", DimsText(p.pad_end, r)},
-          {"dilation", DimsText(p.dilation, r)},
-          {"output_padding", DimsText(p.output_padding, r)},
-          {"data_layout", DataLayoutName(p.data_layout, p.rank)},
-          {"weight_layout", WeightLayoutName(p.weight_layout, p.rank)},
-          {"bias", p.bias ? "true" : "false"},
-          {"dtype", DTypeName(p.dtype)}};
+  std::vector<std::pair<const char*, std::string>> texts;
+#define CONVPARITY_FORM(field, ...) texts.emplace_back(#field, FormText(p, p.field));
+#define CONVPARITY_COUNT(field, ...) texts.emplace_back(#field, std::to_string(p.field));
+#define CONVPARITY_SIZES(field, ...) texts.emplace_back(#field, DimsText(p.field, r));
+#include "core/problem_fields.def"
+  return texts;
 }
 
 Status Disagreement(const ConvProblem& from_descriptor, const ConvProblem& from_problem) {
@@ -146,89 +141,94 @@ Status Disagreement(const ConvProblem& from_descriptor, const ConvProblem& from_
   return Status::Invalid("fields 'descriptor' and 'problem' disagree");
 }
 
-// Required fields are the descriptor's (rank, channels, input, kernel); the rest default the same
-// way.
+// A problem's field from its JSON value, by the field's type (core/problem_fields.def); `field`
+// names it in errors. The rank and whether it is transposed come first, and decide the others.
+Status ReadField(const json& v, const std::string& field, ConvProblem&, int* out) {
+  Result<int64_t> rank = ReadInt(v, field);
+  if (!rank.ok()) return rank.status();
+  if (*rank < 1 || *rank > kMaxSpatialRank)
+    return Status::Invalid("field '" + field + "' is " + std::to_string(*rank) +
+                           ", expected 1, 2 or 3 spatial dimensions");
+  *out = static_cast<int>(*rank);
+  return Status::Ok();
+}
+Status ReadField(const json& v, const std::string& field, ConvProblem&, bool* out) {
+  Result<bool> b = ReadBool(v, field);
+  if (!b.ok()) return b.status();
+  *out = *b;
+  return Status::Ok();
+}
+Status ReadField(const json& v, const std::string& field, ConvProblem& p, DataLayout* out) {
+  Result<std::string> s = ReadString(v, field);
+  if (!s.ok()) return s.status();
+  for (DataLayout l : {DataLayout::kChannelsFirst, DataLayout::kChannelsLast}) {
+    if (*s != DataLayoutName(l, p.rank)) continue;
+    *out = l;
+    return Status::Ok();
+  }
+  return Status::Invalid("field '" + field + "' is " + Quote(*s) + ", expected " +
+                         DataLayoutName(DataLayout::kChannelsFirst, p.rank) + " or " +
+                         DataLayoutName(DataLayout::kChannelsLast, p.rank) + " for a " +
+                         std::to_string(p.rank) + "-D problem");
+}
+Status ReadField(const json& v, const std::string& field, ConvProblem& p, WeightLayout* out) {
+  Result<std::string> s = ReadString(v, field);
+  if (!s.ok()) return s.status();
+  std::string names;
+  for (WeightLayout l :
+       {WeightLayout::kOI, WeightLayout::kIO, WeightLayout::kSpatialIO, WeightLayout::kOSpatialI}) {
+    names += (names.empty() ? "" : ", ") + WeightLayoutName(l, p.rank);
+    if (*s == WeightLayoutName(l, p.rank)) {
+      *out = l;
+      return Status::Ok();
+    }
+  }
+  return Status::Invalid("field '" + field + "' is " + Quote(*s) + ", expected one of " + names +
+                         " for a " + std::to_string(p.rank) + "-D problem");
+}
+Status ReadField(const json& v, const std::string& field, ConvProblem&, DType* out) {
+  Result<std::string> s = ReadString(v, field);
+  if (!s.ok()) return s.status();
+  if (*s != DTypeName(DType::kFloat32))
+    return Status::Invalid("field '" + field + "' is " + Quote(*s) + ", expected f32");
+  *out = DType::kFloat32;
+  return Status::Ok();
+}
+
+Status ReadField(const json& v, const std::string& field, ConvProblem&, int64_t* out) {
+  Result<int64_t> x = ReadInt(v, field);
+  if (!x.ok()) return x.status();
+  *out = *x;
+  return Status::Ok();
+}
+// Sizes past the rank keep their plain value.
+Status ReadField(const json& v, const std::string& field, ConvProblem& p, Dims* out) {
+  Result<Dims> d = ReadDims(v, field, p.rank);
+  if (!d.ok()) return d.status();
+  std::copy(d->begin(), d->begin() + p.rank, out->begin());
+  return Status::Ok();
+}
+
+// Required fields are the descriptor's (rank, channels, input, kernel); the rest default to their
+// plain values, and the weight layout to the natural one, as in a descriptor.
 Result<ConvProblem> ProblemFromJson(const json& j) {
   if (!j.is_object()) return TypeError("problem", "an object", j);
   CP_RETURN_IF_ERROR(CheckFields(j, kProblemFields, "problem."));
-  for (const char* required : {"rank", "in_channels", "out_channels", "input", "kernel"})
-    if (!j.contains(required))
-      return Status::Invalid(std::string("field 'problem.") + required + "' is missing");
+  if (!j.contains("rank")) return Status::Invalid("field 'problem.rank' is missing");
+  for (const IntegerField& f : kIntegerFields)
+    if (f.required && !j.contains(f.name))
+      return Status::Invalid(std::string("field 'problem.") + f.name + "' is missing");
   ConvProblem p;
-  Result<int64_t> rank = ReadInt(j["rank"], "problem.rank");
-  if (!rank.ok()) return rank.status();
-  if (*rank < 1 || *rank > kMaxSpatialRank)
-    return Status::Invalid("field 'problem.rank' is " + std::to_string(*rank) +
-                           ", expected 1, 2 or 3 spatial dimensions");
-  p.rank = static_cast<int>(*rank);
-  const ConvProblem defaults;
-  for (auto [name, field] : {std::pair{"batch", &ConvProblem::batch},
-                             {"in_channels", &ConvProblem::in_channels},
-                             {"out_channels", &ConvProblem::out_channels},
-                             {"groups", &ConvProblem::groups}}) {
-    if (!j.contains(name)) continue;
-    Result<int64_t> v = ReadInt(j[name], std::string("problem.") + name);
-    if (!v.ok()) return v.status();
-    p.*field = *v;
-  }
-  for (auto [name, field] : {std::pair{"input", &ConvProblem::input},
-                             {"kernel", &ConvProblem::kernel},
-                             {"stride", &ConvProblem::stride},
-                             {"pad_begin", &ConvProblem::pad_begin},
-                             {"pad_end", &ConvProblem::pad_end},
-                             {"dilation", &ConvProblem::dilation},
-                             {"output_padding", &ConvProblem::output_padding}}) {
-    if (!j.contains(name)) continue;
-    Result<Dims> v =
-        ReadDims(j[name], std::string("problem.") + name, p.rank, (defaults.*field)[0]);
-    if (!v.ok()) return v.status();
-    p.*field = *v;
-  }
-  for (auto [name, field] :
-       {std::pair{"transposed", &ConvProblem::transposed}, {"bias", &ConvProblem::bias}}) {
-    if (!j.contains(name)) continue;
-    Result<bool> v = ReadBool(j[name], std::string("problem.") + name);
-    if (!v.ok()) return v.status();
-    p.*field = *v;
-  }
-  const std::string rank_text = std::to_string(p.rank) + "-D";
-  if (j.contains("data_layout")) {
-    Result<std::string> s = ReadString(j["data_layout"], "problem.data_layout");
-    if (!s.ok()) return s.status();
-    std::optional<DataLayout> layout;
-    for (DataLayout l : {DataLayout::kChannelsFirst, DataLayout::kChannelsLast})
-      if (*s == DataLayoutName(l, p.rank)) layout = l;
-    if (!layout)
-      return Status::Invalid("field 'problem.data_layout' is " + Quote(*s) + ", expected " +
-                             DataLayoutName(DataLayout::kChannelsFirst, p.rank) + " or " +
-                             DataLayoutName(DataLayout::kChannelsLast, p.rank) + " for a " +
-                             rank_text + " problem");
-    p.data_layout = *layout;
-  }
-  p.weight_layout = p.natural_weight_layout();
-  if (j.contains("weight_layout")) {
-    Result<std::string> s = ReadString(j["weight_layout"], "problem.weight_layout");
-    if (!s.ok()) return s.status();
-    std::string names;
-    bool found = false;
-    for (WeightLayout l : {WeightLayout::kOI, WeightLayout::kIO, WeightLayout::kSpatialIO,
-                           WeightLayout::kOSpatialI}) {
-      names += (names.empty() ? "" : ", ") + WeightLayoutName(l, p.rank);
-      if (*s == WeightLayoutName(l, p.rank)) {
-        p.weight_layout = l;
-        found = true;
-      }
-    }
-    if (!found)
-      return Status::Invalid("field 'problem.weight_layout' is " + Quote(*s) +
-                             ", expected one of " + names + " for a " + rank_text + " problem");
-  }
-  if (j.contains("dtype")) {
-    Result<std::string> s = ReadString(j["dtype"], "problem.dtype");
-    if (!s.ok()) return s.status();
-    if (*s != DTypeName(DType::kFloat32))
-      return Status::Invalid("field 'problem.dtype' is " + Quote(*s) + ", expected f32");
-  }
+  Status read = Status::Ok();
+#define CONVPARITY_READ(field) \
+  if (read.ok() && j.contains(#field)) read = ReadField(j[#field], "problem." #field, p, &p.field);
+#define CONVPARITY_FORM(field, ...) CONVPARITY_READ(field)
+#define CONVPARITY_COUNT(field, ...) CONVPARITY_READ(field)
+#define CONVPARITY_SIZES(field, ...) CONVPARITY_READ(field)
+#include "core/problem_fields.def"
+#undef CONVPARITY_READ
+  CP_RETURN_IF_ERROR(read);
+  if (!j.contains("weight_layout")) p.weight_layout = p.natural_weight_layout();
   return p;
 }
 

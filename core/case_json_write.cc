@@ -4,32 +4,31 @@
 
 #include "core/conv_case.h"
 #include "core/descriptor.h"
+#include "core/problem_fields.h"
 
 namespace convparity {
 namespace {
 
 using nlohmann::json;
 
+// A form field's JSON value (core/problem_fields.def): numbers and booleans as they are, names as
+// descriptors write them.
+json FormToJson(const ConvProblem&, int v) { return v; }
+json FormToJson(const ConvProblem&, bool v) { return v; }
+json FormToJson(const ConvProblem& p, DataLayout v) { return DataLayoutName(v, p.rank); }
+json FormToJson(const ConvProblem& p, WeightLayout v) { return WeightLayoutName(v, p.rank); }
+json FormToJson(const ConvProblem&, DType v) { return DTypeName(v); }
+
 json ProblemToJson(const ConvProblem& p) {
   int r = std::max(0, std::min(p.rank, kMaxSpatialRank));
-  auto dims = [r](const Dims& d) { return json(std::vector<int64_t>(d.begin(), d.begin() + r)); };
-  return json{{"rank", p.rank},
-              {"transposed", p.transposed},
-              {"batch", p.batch},
-              {"in_channels", p.in_channels},
-              {"out_channels", p.out_channels},
-              {"groups", p.groups},
-              {"input", dims(p.input)},
-              {"kernel", dims(p.kernel)},
-              {"stride", dims(p.stride)},
-              {"pad_begin", dims(p.pad_begin)},
-              {"pad_end", dims(p.pad_end)},
-              {"dilation", dims(p.dilation)},
-              {"output_padding", dims(p.output_padding)},
-              {"data_layout", DataLayoutName(p.data_layout, p.rank)},
-              {"weight_layout", WeightLayoutName(p.weight_layout, p.rank)},
-              {"bias", p.bias},
-              {"dtype", DTypeName(p.dtype)}};
+  json j = json::object();
+#define CONVPARITY_FORM(field, ...) j[#field] = FormToJson(p, p.field);
+#include "core/problem_fields.def"
+  for (const IntegerField& f : kIntegerFields)
+    j[f.name] = f.count
+                    ? json(p.*f.count)
+                    : json(std::vector<int64_t>((p.*f.sizes).begin(), (p.*f.sizes).begin() + r));
+  return j;
 }
 
 }  // namespace

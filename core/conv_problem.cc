@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "core/problem_fields.h"
+
 namespace convparity {
 namespace {
 
@@ -84,29 +86,26 @@ int64_t ConvProblem::macs() const {
 }
 
 bool ConvProblem::operator==(const ConvProblem& o) const {
+  // Spatial values past the rank are not part of the problem.
   auto same = [&](const Dims& a, const Dims& b) {
-    return std::equal(a.begin(), a.begin() + rank, b.begin());
+    return std::equal(a.begin(), a.begin() + std::clamp(rank, 0, kMaxSpatialRank), b.begin());
   };
-  return rank == o.rank && transposed == o.transposed && batch == o.batch &&
-         in_channels == o.in_channels && out_channels == o.out_channels && groups == o.groups &&
-         same(input, o.input) && same(kernel, o.kernel) && same(stride, o.stride) &&
-         same(pad_begin, o.pad_begin) && same(pad_end, o.pad_end) && same(dilation, o.dilation) &&
-         same(output_padding, o.output_padding) && data_layout == o.data_layout &&
-         weight_layout == o.weight_layout && bias == o.bias && dtype == o.dtype;
+  return true
+#define CONVPARITY_FORM(field, ...) &&field == o.field
+#define CONVPARITY_COUNT(field, ...) &&field == o.field
+#define CONVPARITY_SIZES(field, ...) &&same(field, o.field)
+#include "core/problem_fields.def"
+      ;
 }
 
 Status Validate(const ConvProblem& p) {
   if (p.rank < 1 || p.rank > kMaxSpatialRank)
     return Status::Invalid("rank must be 1, 2 or 3 spatial dimensions, but got " +
                            std::to_string(p.rank));
-  auto positive = [&](const char* what, int64_t v) -> Status {
-    if (v >= 1) return Status::Ok();
-    return Status::Invalid(std::string(what) + " must be positive, but got " + std::to_string(v));
-  };
-  CP_RETURN_IF_ERROR(positive("batch", p.batch));
-  CP_RETURN_IF_ERROR(positive("in_channels", p.in_channels));
-  CP_RETURN_IF_ERROR(positive("out_channels", p.out_channels));
-  CP_RETURN_IF_ERROR(positive("groups", p.groups));
+  for (const IntegerField& f : kIntegerFields)
+    if (f.count && p.*f.count < 1)
+      return Status::Invalid(std::string(f.name) + " must be positive, but got " +
+                             std::to_string(p.*f.count));
   if (p.in_channels % p.groups != 0)
     return Status::Invalid("in_channels must be divisible by groups, but got in_channels=" +
                            std::to_string(p.in_channels) + " groups=" + std::to_string(p.groups));
@@ -116,36 +115,24 @@ Status Validate(const ConvProblem& p) {
   // Beyond 2^30 no value is a convolution anyone can run, and below it the shape math cannot
   // overflow.
   constexpr int64_t kMaxValue = int64_t{1} << 30;
-  for (auto [what, v] : {std::pair{"batch", p.batch},
-                         {"in_channels", p.in_channels},
-                         {"out_channels", p.out_channels},
-                         {"groups", p.groups}})
-    if (v > kMaxValue)
-      return Status::Invalid(std::string(what) + " must be at most 2^30, but got " +
-                             std::to_string(v));
-  auto each = [&](const char* what, const Dims& d, int64_t min, const char* rule) -> Status {
+  for (const IntegerField& f : kIntegerFields)
+    if (f.count && p.*f.count > kMaxValue)
+      return Status::Invalid(std::string(f.name) + " must be at most 2^30, but got " +
+                             std::to_string(p.*f.count));
+  for (const IntegerField& f : kIntegerFields) {
+    if (!f.sizes) continue;
+    const Dims& d = p.*f.sizes;
     for (int i = 0; i < p.rank; ++i)
-      if (d[i] < min || d[i] > kMaxValue)
-        return Status::Invalid(std::string(what) + " " + rule + " and at most 2^30, but got " +
-                               what + "=(" + Join(d, p.rank, ", ") + ")");
-    return Status::Ok();
-  };
-  CP_RETURN_IF_ERROR(each("input", p.input, 1, "must be positive"));
-  CP_RETURN_IF_ERROR(each("kernel", p.kernel, 1, "must be positive"));
-  CP_RETURN_IF_ERROR(
-      each("stride", p.stride, 1, "must be positive (non-positive stride is not supported)"));
-  CP_RETURN_IF_ERROR(each("dilation", p.dilation, 1, "must be greater than zero"));
-  CP_RETURN_IF_ERROR(each("pad_begin", p.pad_begin, 0,
-                          "must be non-negative (negative padding is not supported)"));
-  CP_RETURN_IF_ERROR(
-      each("pad_end", p.pad_end, 0, "must be non-negative (negative padding is not supported)"));
-  CP_RETURN_IF_ERROR(each("output_padding", p.output_padding, 0, "must be non-negative"));
+      if (d[i] < f.plain || d[i] > kMaxValue)
+        return Status::Invalid(std::string(f.name) + " " + f.rule + " and at most 2^30, but got " +
+                               f.name + "=(" + Join(d, p.rank, ", ") + ")");
+    for (int i = 0; f.transposed_only && !p.transposed && i < p.rank; ++i)
+      if (d[i] != f.plain)
+        return Status::Invalid(std::string(f.name) +
+                               " is only for transposed convolution, but got " + f.name + "=(" +
+                               Join(d, p.rank, ", ") + ")");
+  }
   for (int i = 0; i < p.rank; ++i) {
-    if (!p.transposed && p.output_padding[i] != 0)
-      return Status::Invalid(
-          "output_padding is only for transposed convolution, but got "
-          "output_padding=(" +
-          Join(p.output_padding, p.rank, ", ") + ")");
     // ATen: output padding must be smaller than either stride or dilation.
     if (p.transposed && p.output_padding[i] >= std::max(p.stride[i], p.dilation[i]))
       return Status::Invalid(
@@ -185,21 +172,12 @@ Status CheckLimits(const ConvProblem& p, const Limits& limits) {
     return Status::Limit(std::string(what) + "=" + std::to_string(v) + " is over the limit of " +
                          std::to_string(limits.max_extent) + " (--max-extent)");
   };
-  CP_RETURN_IF_ERROR(extent("batch", p.batch));
-  CP_RETURN_IF_ERROR(extent("in_channels", p.in_channels));
-  CP_RETURN_IF_ERROR(extent("out_channels", p.out_channels));
-  CP_RETURN_IF_ERROR(extent("groups", p.groups));
-  for (int i = 0; i < std::min(p.rank, kMaxSpatialRank); ++i) {
-    for (auto [what, v] : {std::pair{"input", p.input[i]},
-                           {"kernel", p.kernel[i]},
-                           {"stride", p.stride[i]},
-                           {"pad_begin", p.pad_begin[i]},
-                           {"pad_end", p.pad_end[i]},
-                           {"dilation", p.dilation[i]},
-                           {"output_padding", p.output_padding[i]}}) {
-      CP_RETURN_IF_ERROR(extent(what, v));
-    }
+  for (const IntegerField& f : kIntegerFields) {
+    if (f.count) CP_RETURN_IF_ERROR(extent(f.name, p.*f.count));
   }
+  for (int i = 0; i < std::min(p.rank, kMaxSpatialRank); ++i)
+    for (const IntegerField& f : kIntegerFields)
+      if (f.sizes) CP_RETURN_IF_ERROR(extent(f.name, (p.*f.sizes)[i]));
   // With every extent bounded by 2^20, saturating products below cannot wrap.
   for (auto [what, shape] : {std::pair{"input", p.input_shape()},
                              {"output", p.output_shape()},

@@ -12,45 +12,37 @@
 namespace convparity {
 
 constexpr int kMaxSpatialRank = 3;
-using Dims = std::array<int64_t, kMaxSpatialRank>;  // spatial values; only the first `rank` are used
-using Shape = std::vector<int64_t>;                 // a tensor's logical (PyTorch) shape
+// Spatial values; only the first `rank` are used.
+using Dims = std::array<int64_t, kMaxSpatialRank>;
+using Shape = std::vector<int64_t>;  // a tensor's logical (PyTorch) shape
 
 enum class Direction { kForward, kBackwardData, kBackwardWeight };
 enum class DataLayout { kChannelsFirst, kChannelsLast };  // NC… / N…C
-// NOTE: O and I name the operator's own output and input channel axes. For an ordinary convolution the
-// weight's O axis has C_out entries and its I axis C_in/g; for a transposed one (PyTorch: (C_in, C_out/g,
-// k…)) the I axis has C_in entries and the O axis C_out/g. Natural layouts: OI… ordinary, IO… transposed.
+// NOTE: O and I name the operator's own output and input channel axes. For an ordinary convolution
+// the weight's O axis has C_out entries and its I axis C_in/g; for a transposed one (PyTorch:
+// (C_in, C_out/g, k…)) the I axis has C_in entries and the O axis C_out/g. Natural layouts: OI…
+// ordinary, IO… transposed.
 enum class WeightLayout { kOI, kIO, kSpatialIO, kOSpatialI };  // OI…, IO…, …IO (HWIO), O…I (OHWI)
 enum class DType { kFloat32 };
 
 struct ConvProblem {
-  int rank = 2;  // number of spatial dimensions, 1–3
-  bool transposed = false;
-  int64_t batch = 1;
-  int64_t in_channels = 1;
-  int64_t out_channels = 1;
-  int64_t groups = 1;
-  Dims input{1, 1, 1};   // spatial input size
-  Dims kernel{1, 1, 1};
-  Dims stride{1, 1, 1};
-  Dims pad_begin{0, 0, 0};
-  Dims pad_end{0, 0, 0};
-  Dims dilation{1, 1, 1};  // NOTE: 1 = no dilation (PyTorch); benchdnn's dilation is this minus one
-  Dims output_padding{0, 0, 0};  // transposed only
-  DataLayout data_layout = DataLayout::kChannelsFirst;
-  WeightLayout weight_layout = WeightLayout::kOI;
-  bool bias = false;
-  DType dtype = DType::kFloat32;
+  // rank, transposed, groups, batch, in_channels, out_channels; input, kernel, stride, pad_begin,
+  // pad_end, dilation, output_padding (Dims: spatial values); data_layout, weight_layout, bias,
+  // dtype. Their defaults, bounds and names: core/problem_fields.def.
+#define CONVPARITY_FORM(field, type, default_value) type field = default_value;
+#define CONVPARITY_COUNT(field, key, meaning, plain, required) int64_t field = plain;
+#define CONVPARITY_SIZES(field, key, meaning, plain, ...) Dims field{plain, plain, plain};
+#include "core/problem_fields.def"
 
   // Derived values (getters, never stored).
-  Dims output() const;              // spatial output size
-  Shape input_shape() const;        // (N, C_in, input…)
-  Shape output_shape() const;       // (N, C_out, output…)
-  Shape weight_shape() const;       // (C_out, C_in/g, k…) or, transposed, (C_in, C_out/g, k…)
+  Dims output() const;         // spatial output size
+  Shape input_shape() const;   // (N, C_in, input…)
+  Shape output_shape() const;  // (N, C_out, output…)
+  Shape weight_shape() const;  // (C_out, C_in/g, k…) or, transposed, (C_in, C_out/g, k…)
   Shape bias_shape() const { return {out_channels}; }
   bool depthwise() const { return groups > 1 && groups == in_channels; }
   int64_t depth_multiplier() const { return out_channels / groups; }  // meaningful when depthwise()
-  int64_t macs() const;             // multiply-adds of the forward pass
+  int64_t macs() const;  // multiply-adds of the forward pass
   // The natural weight layout of this problem's kind: OI… ordinary, IO… transposed.
   WeightLayout natural_weight_layout() const {
     return transposed ? WeightLayout::kIO : WeightLayout::kOI;
@@ -67,7 +59,8 @@ int64_t ConvOutputSize(int64_t input, int64_t kernel, int64_t stride, int64_t pa
 int64_t ConvTransposeOutputSize(int64_t input, int64_t kernel, int64_t stride, int64_t pad_begin,
                                 int64_t pad_end, int64_t dilation, int64_t output_padding);
 
-// Legality, with ATen's rules and messages in PyTorch's style (given, expected, found). Returns kInvalid.
+// Legality, with ATen's rules and messages in PyTorch's style (given, expected, found). Returns
+// kInvalid.
 Status Validate(const ConvProblem& p);
 
 // Size limits, checked before anything is allocated. Returns kLimit (or Validate's kInvalid); the
@@ -76,7 +69,7 @@ Status Validate(const ConvProblem& p);
 struct Limits {
   int64_t max_tensor_elements = int64_t{1} << 26;  // per tensor (256 MiB of float32)
   int64_t max_macs = int64_t{1} << 32;
-  int64_t max_extent = int64_t{1} << 20;           // any single size, stride, padding …
+  int64_t max_extent = int64_t{1} << 20;  // any single size, stride, padding …
 };
 Status CheckLimits(const ConvProblem& p, const Limits& limits);
 
@@ -90,15 +83,15 @@ int64_t NumElements(const Shape& shape);
 int64_t ReductionLength(const ConvProblem& p, Direction direction);
 
 // Names used in descriptors, case files and the CLI.
-const char* DirectionName(Direction d);                          // fwd, bwd_data, bwd_weight
+const char* DirectionName(Direction d);  // fwd, bwd_data, bwd_weight
 Result<Direction> ParseDirection(const std::string& s);
-std::string DataLayoutName(DataLayout l, int rank);              // nchw, nhwc, ncw, ndhwc …
-std::string WeightLayoutName(WeightLayout l, int rank);          // oihw, iohw, hwio, ohwi, oiw …
-const char* DTypeName(DType t);                                  // f32
+std::string DataLayoutName(DataLayout l, int rank);      // nchw, nhwc, ncw, ndhwc …
+std::string WeightLayoutName(WeightLayout l, int rank);  // oihw, iohw, hwio, ohwi, oiw …
+const char* DTypeName(DType t);                          // f32
 const std::vector<Direction>& AllDirections();
 
 // Memory order of a tensor's logical axes, outermost first, for the problem's layouts.
-std::vector<int> DataMemoryOrder(const ConvProblem& p);    // input and output tensors
+std::vector<int> DataMemoryOrder(const ConvProblem& p);  // input and output tensors
 std::vector<int> WeightMemoryOrder(const ConvProblem& p);
 
 }  // namespace convparity

@@ -4,8 +4,11 @@
 #include <array>
 #include <cstdint>
 #include <exception>
+#include <iterator>
 #include <string_view>
+#include <vector>
 
+#include "core/problem_fields.h"
 #include "core/quote.h"
 
 namespace convparity {
@@ -18,9 +21,8 @@ constexpr const char* kMaxValueText = "2^40 = 1099511627776";
 // Bounds the work and the length of error messages for any input, including fuzzed bytes.
 constexpr size_t kMaxLength = 4096;
 
-// The keys, in canonical print order, and the fields they set: a scalar, or spatial dims (one
-// value per dimension). `p` sets two fields.
-enum class Key { kG, kMb, kIc, kOc, kI, kK, kS, kP, kPb, kPe, kD, kOp, kCount };
+// The keys: one per integer field (core/problem_fields.def), then `p`, the symmetric padding, which
+// sets pad_begin and pad_end.
 struct KeySpec {
   const char* name;
   const char* meaning;
@@ -28,23 +30,53 @@ struct KeySpec {
   Dims ConvProblem::*dims;
   Dims ConvProblem::*also = nullptr;
 };
-using P = ConvProblem;
-constexpr std::array<KeySpec, static_cast<size_t>(Key::kCount)> kKeys{{
-    {"g", "groups", &P::groups, nullptr},
-    {"mb", "batch", &P::batch, nullptr},
-    {"ic", "input channels", &P::in_channels, nullptr},
-    {"oc", "output channels", &P::out_channels, nullptr},
-    {"i", "input size", nullptr, &P::input},
-    {"k", "kernel size", nullptr, &P::kernel},
-    {"s", "stride", nullptr, &P::stride},
-    {"p", "symmetric padding", nullptr, &P::pad_begin, &P::pad_end},
-    {"pb", "padding at the beginning", nullptr, &P::pad_begin},
-    {"pe", "padding at the end", nullptr, &P::pad_end},
-    {"d", "dilation", nullptr, &P::dilation},
-    {"op", "output padding", nullptr, &P::output_padding},
-}};
+constexpr size_t kFieldKeys = std::size(kIntegerFields);
+constexpr std::array<KeySpec, kFieldKeys + 1> MakeKeys() {
+  std::array<KeySpec, kFieldKeys + 1> keys{};
+  for (size_t i = 0; i < kFieldKeys; ++i) {
+    const IntegerField& f = kIntegerFields[i];
+    keys[i] = {f.key, f.meaning, f.count, f.sizes};
+  }
+  keys[kFieldKeys] = {"p", "symmetric padding", nullptr, &ConvProblem::pad_begin,
+                      &ConvProblem::pad_end};
+  return keys;
+}
+constexpr std::array<KeySpec, kFieldKeys + 1> kKeys = MakeKeys();
+constexpr size_t kSymmetricPadding = kFieldKeys;
 
-const KeySpec& Spec(Key k) { return kKeys[static_cast<size_t>(k)]; }
+size_t KeyOf(Dims ConvProblem::*dims) {
+  for (size_t i = 0; i < kFieldKeys; ++i)
+    if (kKeys[i].dims == dims) return i;
+  return kKeys.size();
+}
+
+// The field keys in print order: the fields' order, with the padding before the dilation, where
+// descriptors have always written it.
+const std::vector<size_t>& PrintOrder() {
+  static const std::vector<size_t> order = [] {
+    const size_t begin = KeyOf(&ConvProblem::pad_begin), end = KeyOf(&ConvProblem::pad_end);
+    std::vector<size_t> keys;
+    for (size_t i = 0; i < kFieldKeys; ++i) {
+      if (i == begin || i == end) continue;
+      if (kKeys[i].dims == &ConvProblem::dilation) keys.insert(keys.end(), {begin, end});
+      keys.push_back(i);
+    }
+    return keys;
+  }();
+  return order;
+}
+
+// "[g mb ic oc i k s p pb pe d op]": the keys in print order, p before pb.
+std::string KeyList() {
+  std::string s;
+  for (size_t i : PrintOrder()) {
+    if (kKeys[i].dims == &ConvProblem::pad_begin)
+      s += std::string(kKeys[kSymmetricPadding].name) + " ";
+    s += std::string(kKeys[i].name) + " ";
+  }
+  s.pop_back();
+  return "[" + s + "]";
+}
 
 // Untrusted text in a one-line error message: its bytes escaped, cut short when long.
 std::string Quote(std::string_view s) { return QuoteForMessage(s, QuoteEscapes::kBytes); }
@@ -192,9 +224,9 @@ class DescriptorParser {
     for (size_t k = 0; k < kKeys.size(); ++k)
       if (name == kKeys[k].name) found = static_cast<int>(k);
     if (found < 0)
-      return Error("unknown token " + Quote(token) +
-                   "; expected [g mb ic oc i k s p pb pe d op]<value>, a data layout (e.g. nchw, "
-                   "nhwc), a weight layout (e.g. oihw, hwio), b or f32");
+      return Error("unknown token " + Quote(token) + "; expected " + KeyList() +
+                   "<value>, a data layout (e.g. nchw, nhwc), a weight layout (e.g. oihw, hwio), b "
+                   "or f32");
     const KeySpec& spec = kKeys[found];
     if (!key_tokens_[found].empty())
       return Error("duplicate key " + std::string(spec.name) + " (" + Quote(key_tokens_[found]) +
@@ -253,26 +285,24 @@ class DescriptorParser {
   }
 
   Result<ParsedDescriptor> Finish() {
-    for (Key k : {Key::kIc, Key::kOc, Key::kI, Key::kK}) {
-      if (key_tokens_[static_cast<size_t>(k)].empty())
-        return Error(std::string("missing ") + Spec(k).name + " (" + Spec(k).meaning + "), e.g. " +
-                     Spec(k).name + (Spec(k).dims ? "3" : "4"));
+    for (size_t k = 0; k < kFieldKeys; ++k) {
+      const KeySpec& spec = kKeys[k];
+      if (kIntegerFields[k].required && key_tokens_[k].empty())
+        return Error(std::string("missing ") + spec.name + " (" + spec.meaning + "), e.g. " +
+                     spec.name + (spec.dims ? "3" : "4"));
     }
-    std::string_view p = key_tokens_[static_cast<size_t>(Key::kP)];
-    for (Key k : {Key::kPb, Key::kPe}) {
-      std::string_view other = key_tokens_[static_cast<size_t>(k)];
+    std::string_view p = key_tokens_[kSymmetricPadding];
+    for (size_t k : {KeyOf(&ConvProblem::pad_begin), KeyOf(&ConvProblem::pad_end)}) {
+      std::string_view other = key_tokens_[k];
       if (!p.empty() && !other.empty())
         return Error("both " + Quote(p) + " and " + Quote(other) +
                      "; write p<size> for symmetric padding or pb<size>_pe<size>");
     }
     ConvProblem& problem = result_.problem;
-    // Spatial values past the rank keep ConvProblem's defaults, as operator== ignores them.
-    const ConvProblem defaults;
-    for (Dims ConvProblem::*dims :
-         {&ConvProblem::input, &ConvProblem::kernel, &ConvProblem::stride, &ConvProblem::pad_begin,
-          &ConvProblem::pad_end, &ConvProblem::dilation, &ConvProblem::output_padding}) {
-      for (int i = problem.rank; i < kMaxSpatialRank; ++i) (problem.*dims)[i] = (defaults.*dims)[i];
-    }
+    // Spatial values past the rank are plain, as operator== ignores them.
+    for (const IntegerField& f : kIntegerFields)
+      for (int i = problem.rank; f.sizes && i < kMaxSpatialRank; ++i)
+        (problem.*f.sizes)[i] = f.plain;
     if (weight_layout_token_.empty()) problem.weight_layout = problem.natural_weight_layout();
     return result_;
   }
@@ -295,21 +325,24 @@ std::string ProblemDescriptor(const ConvProblem& p, bool long_form) {
   auto add_dims = [&](bool print, const char* key, const Dims& d) {
     if (long_form || print) add(key + SizeText(d, rank));
   };
-  if (long_form || p.groups != 1) add("g" + std::to_string(p.groups));
-  if (long_form || p.batch != 1) add("mb" + std::to_string(p.batch));
-  add("ic" + std::to_string(p.in_channels));
-  add("oc" + std::to_string(p.out_channels));
-  add_dims(true, "i", p.input);
-  add_dims(true, "k", p.kernel);
-  add_dims(!AllEqual(p.stride, rank, 1), "s", p.stride);
-  if (std::equal(p.pad_begin.begin(), p.pad_begin.begin() + rank, p.pad_end.begin())) {
-    add_dims(!AllEqual(p.pad_begin, rank, 0), "p", p.pad_begin);
-  } else {
-    add_dims(true, "pb", p.pad_begin);
-    add_dims(true, "pe", p.pad_end);
+  const bool symmetric =
+      std::equal(p.pad_begin.begin(), p.pad_begin.begin() + rank, p.pad_end.begin());
+  for (size_t k : PrintOrder()) {
+    const IntegerField& f = kIntegerFields[k];
+    const bool shown = long_form || f.required;
+    if (f.count) {
+      if (shown || p.*f.count != f.plain) add(f.key + std::to_string(p.*f.count));
+    } else if (f.sizes == &ConvProblem::pad_begin && symmetric) {
+      add_dims(!AllEqual(p.pad_begin, rank, f.plain), kKeys[kSymmetricPadding].name, p.pad_begin);
+    } else if (f.sizes == &ConvProblem::pad_end && symmetric) {
+      continue;  // written as p above
+    } else {
+      const bool asymmetric_padding =
+          f.sizes == &ConvProblem::pad_begin || f.sizes == &ConvProblem::pad_end;
+      add_dims(shown || asymmetric_padding || !AllEqual(p.*f.sizes, rank, f.plain), f.key,
+               p.*f.sizes);
+    }
   }
-  add_dims(!AllEqual(p.dilation, rank, 1), "d", p.dilation);
-  add_dims(!AllEqual(p.output_padding, rank, 0), "op", p.output_padding);
   if (long_form || p.data_layout != DataLayout::kChannelsFirst)
     add(DataLayoutName(p.data_layout, p.rank));
   if (long_form || p.weight_layout != p.natural_weight_layout())

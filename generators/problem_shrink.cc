@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/problem_fields.h"
+
 namespace convparity {
 namespace {
 
@@ -24,11 +26,11 @@ std::vector<ConvProblem> ReductionsOf(const ConvProblem& p, Reduction kind) {
       for (int drop = 0; p.rank > 1 && drop < p.rank; ++drop) {
         q = p;
         q.rank = p.rank - 1;
-        for (Dims* d : {&q.input, &q.kernel, &q.stride, &q.pad_begin, &q.pad_end, &q.dilation,
-                        &q.output_padding}) {
-          for (int i = drop; i + 1 < kMaxSpatialRank; ++i) (*d)[i] = (*d)[i + 1];
-          const bool zero_based = d == &q.pad_begin || d == &q.pad_end || d == &q.output_padding;
-          (*d)[kMaxSpatialRank - 1] = zero_based ? 0 : 1;
+        for (const IntegerField& f : kIntegerFields) {
+          if (!f.sizes) continue;
+          Dims& d = q.*f.sizes;
+          for (int i = drop; i + 1 < kMaxSpatialRank; ++i) d[i] = d[i + 1];
+          d[kMaxSpatialRank - 1] = f.plain;
         }
         out.push_back(q);
       }
@@ -68,16 +70,11 @@ std::vector<ConvProblem> ReductionsOf(const ConvProblem& p, Reduction kind) {
       break;
     case Reduction::kSpatial:
       for (int i = 0; i < p.rank; ++i) {
-        for (auto [field, floor] : {std::pair{&ConvProblem::input, int64_t{1}},
-                                    {&ConvProblem::kernel, 1},
-                                    {&ConvProblem::stride, 1},
-                                    {&ConvProblem::dilation, 1},
-                                    {&ConvProblem::pad_begin, 0},
-                                    {&ConvProblem::pad_end, 0},
-                                    {&ConvProblem::output_padding, 0}}) {
-          for (int64_t v : Smaller((p.*field)[i], floor)) {
+        for (const IntegerField& f : kIntegerFields) {
+          if (!f.sizes) continue;
+          for (int64_t v : Smaller((p.*f.sizes)[i], f.plain)) {
             q = p;
-            (q.*field)[i] = v;
+            (q.*f.sizes)[i] = v;
             out.push_back(q);
           }
         }
@@ -98,7 +95,8 @@ std::vector<ConvProblem> ReductionsOf(const ConvProblem& p, Reduction kind) {
     case Reduction::kTransposed:
       if (p.transposed) {  // ordinary is the plainer kind
         q.transposed = false;
-        q.output_padding = {0, 0, 0};
+        for (const IntegerField& f : kIntegerFields)
+          if (f.transposed_only) (q.*f.sizes).fill(f.plain);
         q.weight_layout = q.natural_weight_layout();
         out.push_back(q);
       }

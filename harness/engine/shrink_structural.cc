@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/descriptor.h"
+#include "core/problem_fields.h"
 #include "generators/problem_shrink.h"
 
 namespace convparity {
@@ -44,12 +45,12 @@ std::vector<ConvCase> CoarseReductions(const ConvCase& c) {
   for (int keep = 0; p.rank > 1 && keep < p.rank; ++keep) {
     ConvProblem q = p;
     q.rank = 1;
-    for (Dims* d : {&q.input, &q.kernel, &q.stride, &q.pad_begin, &q.pad_end, &q.dilation,
-                    &q.output_padding}) {
-      const bool zero_based = d == &q.pad_begin || d == &q.pad_end || d == &q.output_padding;
-      const int64_t kept = (*d)[keep];
-      d->fill(zero_based ? 0 : 1);
-      (*d)[0] = kept;
+    for (const IntegerField& f : kIntegerFields) {
+      if (!f.sizes) continue;
+      Dims& d = q.*f.sizes;
+      const int64_t kept = d[keep];
+      d.fill(f.plain);
+      d[0] = kept;
     }
     one_dimension.push_back(q);
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/descriptor.h"
+#include "core/problem_fields.h"
 
 namespace convparity {
 namespace {
@@ -137,27 +138,16 @@ ProtocolBuffer RequestResult(const ConvProblem& p, Direction d) {
 
 json RunRequestJson(uint64_t id, const ConvProblem& p, Direction d) {
   const int r = p.rank;
-  Dims output_padding = p.output_padding;
-  if (!p.transposed) output_padding = {0, 0, 0};
-  const json problem = {
-      {"rank", r},
-      {"transposed", p.transposed},
-      {"bias", p.bias},
-      {"batch", p.batch},
-      {"in_channels", p.in_channels},
-      {"out_channels", p.out_channels},
-      {"groups", p.groups},
-      {"input", SpatialJson(p.input, r)},
-      {"kernel", SpatialJson(p.kernel, r)},
-      {"stride", SpatialJson(p.stride, r)},
-      {"pad_begin", SpatialJson(p.pad_begin, r)},
-      {"pad_end", SpatialJson(p.pad_end, r)},
-      {"dilation", SpatialJson(p.dilation, r)},
-      {"output_padding", SpatialJson(output_padding, r)},
-      {"output", SpatialJson(p.output(), r)},
-      {"data_layout",
-       p.data_layout == DataLayout::kChannelsLast ? "channels_last" : "channels_first"},
-      {"weight_layout", WeightLayoutProtocolName(p.weight_layout)}};
+  json problem = {{"rank", r},
+                  {"transposed", p.transposed},
+                  {"bias", p.bias},
+                  {"output", SpatialJson(p.output(), r)},
+                  {"data_layout",
+                   p.data_layout == DataLayout::kChannelsLast ? "channels_last" : "channels_first"},
+                  {"weight_layout", WeightLayoutProtocolName(p.weight_layout)}};
+  // The integer fields have the same names here (core/problem_fields.def).
+  for (const IntegerField& f : kIntegerFields)
+    problem[f.name] = f.count ? json(p.*f.count) : SpatialJson(p.*f.sizes, r);
   json inputs = json::array();
   for (const ProtocolBuffer& b : RequestInputs(p, d)) inputs.push_back(BufferJson(b));
   return {{"type", "run"},

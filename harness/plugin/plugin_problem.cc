@@ -39,22 +39,14 @@ convparity_problem PluginStructFromProblem(const ConvProblem& p) {
       s.weight_layout = CONVPARITY_WEIGHT_O_SPATIAL_I;
       break;
   }
-  s.batch = p.batch;
-  s.in_channels = p.in_channels;
-  s.out_channels = p.out_channels;
-  s.groups = p.groups;
+    // The integer fields have the same names here (core/problem_fields.def); unused dimensions
+    // plain.
+#define CONVPARITY_COUNT(field, ...) s.field = p.field;
+#define CONVPARITY_SIZES(field, key, meaning, plain, ...) \
+  for (int i = 0; i < CONVPARITY_MAX_RANK; ++i) s.field[i] = i < p.rank ? p.field[i] : plain;
+#include "core/problem_fields.def"
   const Dims out = p.output();
-  for (int i = 0; i < CONVPARITY_MAX_RANK; ++i) {
-    const bool used = i < p.rank;
-    s.input[i] = used ? p.input[i] : 1;
-    s.kernel[i] = used ? p.kernel[i] : 1;
-    s.stride[i] = used ? p.stride[i] : 1;
-    s.pad_begin[i] = used ? p.pad_begin[i] : 0;
-    s.pad_end[i] = used ? p.pad_end[i] : 0;
-    s.dilation[i] = used ? p.dilation[i] : 1;
-    s.output_padding[i] = used ? p.output_padding[i] : 0;
-    s.output[i] = used ? out[i] : 1;
-  }
+  for (int i = 0; i < CONVPARITY_MAX_RANK; ++i) s.output[i] = i < p.rank ? out[i] : 1;
   return s;
 }
 
@@ -99,19 +91,10 @@ Result<ConvProblem> ProblemFromPluginStruct(const convparity_problem& s) {
   p.bias = s.has_bias == 1;
   p.data_layout = s.data_layout == CONVPARITY_DATA_CHANNELS_LAST ? DataLayout::kChannelsLast
                                                                  : DataLayout::kChannelsFirst;
-  p.batch = s.batch;
-  p.in_channels = s.in_channels;
-  p.out_channels = s.out_channels;
-  p.groups = s.groups;
-  for (int i = 0; i < s.rank; ++i) {
-    p.input[i] = s.input[i];
-    p.kernel[i] = s.kernel[i];
-    p.stride[i] = s.stride[i];
-    p.pad_begin[i] = s.pad_begin[i];
-    p.pad_end[i] = s.pad_end[i];
-    p.dilation[i] = s.dilation[i];
-    p.output_padding[i] = s.output_padding[i];
-  }
+#define CONVPARITY_COUNT(field, ...) p.field = s.field;
+#define CONVPARITY_SIZES(field, ...) \
+  for (int i = 0; i < s.rank; ++i) p.field[i] = s.field[i];
+#include "core/problem_fields.def"
   CP_RETURN_IF_ERROR(Validate(p));  // bounds every value: the output below cannot overflow
   const Dims out = p.output();
   for (int i = 0; i < s.rank; ++i)
