@@ -103,8 +103,8 @@ Status Validate(const ConvProblem& p) {
     return Status::Invalid("rank must be 1, 2 or 3 spatial dimensions, but got " +
                            std::to_string(p.rank));
   for (const IntegerField& f : kIntegerFields)
-    if (f.count && p.*f.count < 1)
-      return Status::Invalid(std::string(f.name) + " must be positive, but got " +
+    if (f.count && p.*f.count < f.plain)
+      return Status::Invalid(std::string(f.name) + " " + f.rule + ", but got " +
                              std::to_string(p.*f.count));
   if (p.in_channels % p.groups != 0)
     return Status::Invalid("in_channels must be divisible by groups, but got in_channels=" +

@@ -19,7 +19,7 @@ struct IntegerField {
   int64_t plain;         // the default, the smallest legal value, where the shrinker takes sizes
   bool required;         // in every descriptor and case file
   bool transposed_only;  // plain in every ordinary convolution
-  const char* rule;      // sizes: how Validate words the lower bound
+  const char* rule;      // how Validate words the lower bound (plain)
 };
 
 // In the table's order.
