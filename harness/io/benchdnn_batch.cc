@@ -1,6 +1,7 @@
 #include "harness/io/benchdnn_batch.h"
 
 #include <filesystem>
+#include <map>
 #include <system_error>
 #include <utility>
 
@@ -31,34 +32,22 @@ class Walker {
   Walker(BatchVisitor& visitor, const BatchLimits& limits) : visitor_(visitor), limits_(limits) {}
 
   Status Text(const std::string& text, const std::string& source, std::vector<std::string> via) {
-    total_bytes_ += text.size();
-    if (total_bytes_ > limits_.max_total_bytes)
-      return Status::Limit(source + ": the batch reads more than " +
-                           std::to_string(limits_.max_total_bytes) +
-                           " bytes in all (a file included many times over?)");
+    CP_RETURN_IF_ERROR(Count(text.size(), source));
     Result<std::vector<BatchToken>> tokens = TokenizeBatch(text, source);
     if (!tokens.ok()) return tokens.status();
-    BatchPlace place{source, 0, std::move(via)};
-    for (const BatchToken& token : *tokens) {
-      place.line = token.line;
-      if (token.text.rfind(kBatchOption, 0) == 0) {
-        CP_RETURN_IF_ERROR(Include(token.text.substr(std::string(kBatchOption).size()), place));
-      } else {
-        CP_RETURN_IF_ERROR(visitor_.Visit(token.text, place));
-      }
-    }
-    return Status::Ok();
+    return Tokens(*tokens, source, std::move(via));
   }
 
   Status File(const std::string& path, std::vector<std::string> via, const std::string& where) {
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec))
-      return Status::Invalid(where + Printable(path) +
-                             (fs::exists(path, ec) ? ": not a file" : ": no such file"));
-    const fs::path canonical = fs::weakly_canonical(path, ec);
-    const std::string key = ec ? path : canonical.string();
+    auto loaded = loaded_.find(path);
+    if (loaded == loaded_.end()) {
+      Result<Loaded> fresh = Load(path, where);
+      if (!fresh.ok()) return fresh.status();
+      loaded = loaded_.emplace(path, std::move(*fresh)).first;
+    }
+    const Loaded& file = loaded->second;
     for (const std::string& open : open_files_) {
-      if (open != key) continue;
+      if (open != file.key) continue;
       std::string chain;
       for (const std::string& step : via) chain += step + " -> ";
       return Status::Invalid(where + "including " + Printable(path) +
@@ -67,10 +56,9 @@ class Walker {
     if (open_files_.size() >= limits_.max_depth)
       return Status::Limit(where + "--batch nests deeper than " +
                            std::to_string(limits_.max_depth) + " files");
-    Result<std::string> text = ReadFile(path, limits_.max_file_bytes);
-    if (!text.ok()) return Status(text.status().code(), where + text.status().message());
-    open_files_.push_back(key);
-    Status st = Text(*text, path, std::move(via));
+    CP_RETURN_IF_ERROR(Count(file.bytes, path));
+    open_files_.push_back(file.key);
+    Status st = Tokens(file.tokens, path, std::move(via));
     open_files_.pop_back();
     return st;
   }
@@ -82,29 +70,81 @@ class Walker {
   }
 
  private:
+  // A file as read once: a batch that includes it many times over (or a hostile one, 10^5 times)
+  // costs a lookup per include, not a stat, a canonical path and a read.
+  struct Loaded {
+    std::string key;  // the canonical path, for the cycle check
+    size_t bytes = 0;
+    std::vector<BatchToken> tokens;
+  };
+
+  Result<Loaded> Load(const std::string& path, const std::string& where) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec))
+      return Status::Invalid(where + Printable(path) +
+                             (fs::exists(path, ec) ? ": not a file" : ": no such file"));
+    const fs::path canonical = fs::weakly_canonical(path, ec);
+    Result<std::string> text = ReadFile(path, limits_.max_file_bytes);
+    if (!text.ok()) return Status(text.status().code(), where + text.status().message());
+    Result<std::vector<BatchToken>> tokens = TokenizeBatch(*text, path);
+    if (!tokens.ok()) return tokens.status();
+    return Loaded{ec ? path : canonical.string(), text->size(), std::move(*tokens)};
+  }
+
+  // Every include counts its file's bytes again: the bound is on the text walked, not on the files.
+  Status Count(size_t bytes, const std::string& source) {
+    total_bytes_ += bytes;
+    if (total_bytes_ > limits_.max_total_bytes)
+      return Status::Limit(source + ": the batch reads more than " +
+                           std::to_string(limits_.max_total_bytes) +
+                           " bytes in all (a file included many times over?)");
+    return Status::Ok();
+  }
+
+  Status Tokens(const std::vector<BatchToken>& tokens, const std::string& source,
+                std::vector<std::string> via) {
+    BatchPlace place{source, 0, std::move(via)};
+    for (const BatchToken& token : tokens) {
+      place.line = token.line;
+      if (token.text.rfind(kBatchOption, 0) == 0) {
+        CP_RETURN_IF_ERROR(Include(token.text.substr(std::string(kBatchOption).size()), place));
+      } else {
+        CP_RETURN_IF_ERROR(visitor_.Visit(token.text, place));
+      }
+    }
+    return Status::Ok();
+  }
+
   Status Include(const std::string& name, const BatchPlace& place) {
     const std::string where = place.Where() + ": --batch=" + Printable(name) + ": ";
     if (name.empty()) return Status::Invalid(place.Where() + ": --batch= names no file");
     if (++includes_ > limits_.max_includes)
       return Status::Limit(where + "more than " + std::to_string(limits_.max_includes) +
                            " --batch includes in all (a file included many times over?)");
-    fs::path path = name;
-    if (path.is_relative()) {
-      // benchdnn looks beside the including file and in the current folder.
-      const fs::path beside = fs::path(place.file).parent_path() / path;
-      std::error_code ec;
-      if (fs::exists(beside, ec) || !fs::exists(path, ec)) path = beside;
-    }
     std::vector<std::string> via = place.via;
     via.push_back(place.Where());
-    return File(path.string(), std::move(via), where);
+    return File(Resolve(name, place.file), std::move(via), where);
+  }
+
+  // benchdnn looks for a relative name beside the including file, then in the current folder.
+  std::string Resolve(const std::string& name, const std::string& including) {
+    fs::path path = name;
+    if (!path.is_relative()) return name;
+    const fs::path beside = fs::path(including).parent_path() / path;
+    auto known = resolved_.find(beside.string());
+    if (known != resolved_.end()) return known->second;
+    std::error_code ec;
+    if (fs::exists(beside, ec) || !fs::exists(path, ec)) path = beside;
+    return resolved_[beside.string()] = path.string();
   }
 
   BatchVisitor& visitor_;
   const BatchLimits& limits_;
   size_t total_bytes_ = 0;
   size_t includes_ = 0;
-  std::vector<std::string> open_files_;  // the include chain, for the cycle check
+  std::vector<std::string> open_files_;          // the include chain, for the cycle check
+  std::map<std::string, Loaded> loaded_;         // by the name as resolved
+  std::map<std::string, std::string> resolved_;  // a relative name beside its file -> where found
 };
 
 }  // namespace
