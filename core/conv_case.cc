@@ -21,10 +21,8 @@ const char* FillName(Fill f) {
 
 std::string CaseTitle(const ConvCase& c) {
   return CaseDescriptor(c.problem, c.direction) +
-         (c.graph == GraphForm::kChain ? " (as a chain)" : "");
+         (c.graph != &ConvForm() ? " (as a " + c.graph->name + ")" : "");
 }
-
-const char* GraphFormName(GraphForm g) { return g == GraphForm::kChain ? "chain" : "conv"; }
 
 const char* AlgorithmName(Algorithm a) {
   switch (a) {

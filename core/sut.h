@@ -2,6 +2,7 @@
 // ATen's own float32 paths and the known-bug reproductions; and the one of SUTs that run graphs.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -20,10 +21,9 @@ struct ConvBuffers {
   const float* bias = nullptr;         // b        (fwd, when p.bias)
   const float* grad_output = nullptr;  // dy       (bwd_data, bwd_weight)
   float* result = nullptr;             // y, dx or dw; poisoned with NaN before the call
-  // A chain case (core/graph.h ChainGraph) also binds %w2, in WeightMemoryOrder(ResidualConv(p));
-  // the result is then the block's. Only SUTs that RunsGraphs() get chain cases, and a GraphSut
-  // is told the case's form, not left to infer it from this pointer.
-  const float* chain_weight = nullptr;
+  // A graph form's own vars (core/case_graphs.h FormVar: a chain's %w2), by name, each in its
+  // memory order; the result is then the graph's. Only SUTs that RunsGraphs() get such cases.
+  std::map<std::string, const float*> form_vars;
 };
 
 class ConvSut {
@@ -60,14 +60,13 @@ struct GraphRun {
 class GraphSut : public ConvSut {
  public:
   bool RunsGraphs() const final { return true; }
-  // The graph of `form` built from `p` (core/graph.h CaseGraph), in `direction`.
-  virtual GraphRun RunGraph(const ConvProblem& p, GraphForm form, Direction direction,
+  // The graph of `form` built from `p` (core/case_graphs.h), in `direction`.
+  virtual GraphRun RunGraph(const ConvProblem& p, const GraphForm& form, Direction direction,
                             const ConvBuffers& buffers) = 0;
-  // For callers that see a ConvSut: the form is the buffers' (a chain_weight makes it a chain),
-  // and a verdict of its own is an error that names it.
+  // For callers that see a ConvSut: the convolution alone, and a verdict of its own is an error
+  // that names it.
   Status Run(const ConvProblem& p, Direction direction, const ConvBuffers& buffers) final {
-    const GraphForm form = buffers.chain_weight ? GraphForm::kChain : GraphForm::kConv;
-    GraphRun run = RunGraph(p, form, direction, buffers);
+    GraphRun run = RunGraph(p, ConvForm(), direction, buffers);
     if (!run.verdict) return run.status;
     return Status::Internal(std::string(VerdictName(*run.verdict)) + ": " + run.status.message());
   }

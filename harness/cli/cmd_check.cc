@@ -60,7 +60,7 @@ Result<std::vector<ConvCase>> CasesFromDescriptor(const std::string& text, const
     for (Direction d : directions)
       for (Fill fill : *fills) {
         cases.push_back(ConvCase{parsed->problem, d, sut, fill, f.seed});
-        if (f.graph == GraphFormName(GraphForm::kChain)) cases.back().graph = GraphForm::kChain;
+        cases.back().graph = FindGraphForm(f.graph);  // the flag's validator knows the names
       }
   return cases;
 }

@@ -124,8 +124,8 @@ int RunExportFuzzSeeds(const std::vector<std::string>& paths, const Flags& f,
     }
     if (std::find(options->suts.begin(), options->suts.end(), c.sut) == options->suts.end())
       c.sut = options->suts.front();
-    // Likewise a chain given to a SUT that runs single convolutions seeds its convolution.
-    if (c.graph == GraphForm::kChain && !options->runs_graphs(c.sut)) c.graph = GraphForm::kConv;
+    // Likewise a graph given to a SUT that runs single convolutions seeds its convolution.
+    if (c.graph != &ConvForm() && !options->runs_graphs(c.sut)) c.graph = &ConvForm();
     Result<std::string> bytes = EncodeCase(c, *options);
     Status st;
     if (target == "parity") {

@@ -142,7 +142,7 @@ class Campaign {
           AddGenerateTime(std::chrono::duration<double>(Clock::now() - t0).count());
           Drawn d{i, drawn, c, {}};
           d.suts =  // + a random pipeline; a chain for graph SUTs only
-              CampaignCaseSuts(suts_, o_.check.suts, o_.suts.empty(), o_.seed, i, c.graph);
+              CampaignCaseSuts(suts_, o_.check.suts, o_.suts.empty(), o_.seed, i, *c.graph);
           const std::vector<std::string> suts = d.suts;  // d moves into the list
           in_flight.Submit(c, suts, std::move(d));
           return true;

@@ -18,7 +18,7 @@ namespace convparity {
 
 // Runs `sut` the way a check does: inputs in the problem's memory layouts, the result poisoned with
 // NaN beforehand (judge.h), exceptions turned into errors. The result comes back in logical order.
-// A chain case's inputs carry its second weight (ConvBuffers::chain_weight).
+// A graph form's own vars (a chain's %w2) go in ConvBuffers::form_vars.
 struct SutRun {
   Status status;
   // A graph SUT's own verdict (GraphRun): broken_promise, shape_mismatch; `status` says why.
@@ -27,9 +27,9 @@ struct SutRun {
   RunNotes notes;      // the SUT's LastRunNotes() when it succeeded
   double seconds = 0;  // the SUT's own call, without the layout conversions around it
 };
-// `form` is what a GraphSut is asked to build (a chain's inputs carry its second weight).
+// `form` is what a GraphSut is asked to build.
 SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs& inputs,
-              GraphForm form = GraphForm::kConv);
+              const GraphForm& form = ConvForm());
 
 // The part of a case every SUT shares: its inputs and the oracle's answer, computed once.
 struct PreparedCase {
@@ -37,14 +37,14 @@ struct PreparedCase {
   std::optional<CaseOutcome> ended;  // invalid, over a limit or ill-conditioned: no SUT runs
   CaseInputs inputs;
   OracleOutput reference;
-  // K of the error bound c·u·√K·A: the direction's reduction length, +1 for a bias; for a chain,
-  // (Σ√K)² over the reductions the result went through (oracles/graph_oracle.h).
+  // K of the error bound c·u·√K·A: the direction's reduction length, +1 for a bias; for a graph
+  // form, (Σ√K)² over the reductions the result went through (oracles/graph_oracle.h).
   int64_t bound_reduction_length = 0;
   CaseTiming timing;
 };
 
-// The problem's legality and limits (CheckLimits), and a chain's residual convolution and total
-// multiply-adds. Nothing is allocated before this passes.
+// The problem's legality and limits (CheckLimits), and a graph form's other convolutions and
+// their multiply-adds together. Nothing is allocated before this passes.
 Status CheckCaseLimits(const ConvCase& c, const Limits& limits = Limits{});
 
 // Never throws; invalid or over-limit configurations end with Verdict::kInvalid and the message.

@@ -56,7 +56,7 @@ std::string RunInChild(const nlohmann::json& request, const CheckContext& contex
   if (!sut.ok()) return outcome(VerdictOutcome(Verdict::kInvalid, sut.status().message()));
   if (std::optional<CaseOutcome> declined = Declines(prep, **sut)) return outcome(*declined);
   const auto start = std::chrono::steady_clock::now();
-  const SutRun run = RunSut(**sut, prep.c.problem, prep.c.direction, prep.inputs, prep.c.graph);
+  const SutRun run = RunSut(**sut, prep.c.problem, prep.c.direction, prep.inputs, *prep.c.graph);
   return RunAnswer(run, (*sut)->name(),
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }

@@ -28,12 +28,11 @@ namespace bug_search {
 struct DrawnCase {
   ConvProblem problem;
   Direction direction = Direction::kForward;
-  GraphForm graph = GraphForm::kConv;
+  const GraphForm* graph = &ConvForm();
 };
 
 inline std::string Describe(const DrawnCase& c) {
-  return CaseDescriptor(c.problem, c.direction) +
-         (c.graph == GraphForm::kChain ? " (as a chain)" : "");
+  return CaseDescriptor(c.problem, c.direction) + (c.graph == &ChainForm() ? " (as a chain)" : "");
 }
 
 // One case through `sut` (reported as `sut_name`) in exact mode, seed 1.
@@ -56,7 +55,7 @@ struct BugSearchSpace {
   int64_t max_shrunk_macs;  // "small": the shrunk case must not need more multiply-adds
 };
 
-inline rc::Gen<DrawnCase> GenCase(const BugSearchSpace& s, GraphForm graph = GraphForm::kConv) {
+inline rc::Gen<DrawnCase> GenCase(const BugSearchSpace& s, const GraphForm* graph = &ConvForm()) {
   return rc::gen::apply(
       [graph](ConvProblem p, Direction d) {
         return DrawnCase{p, d, graph};

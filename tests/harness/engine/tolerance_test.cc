@@ -111,11 +111,8 @@ class ChainInInterpreter : public ConvSut {
       g = std::move(grad).value();
     }
     CP_RETURN_IF_ERROR(InferShapes(g));
-    const std::map<std::string, const float*> data{{"x", b.input},
-                                                   {"w", b.weight},
-                                                   {"b", b.bias},
-                                                   {"w2", b.chain_weight},
-                                                   {"grad_output", b.grad_output}};
+    std::map<std::string, const float*> data = b.form_vars;  // %w2
+    data.insert({{"x", b.input}, {"w", b.weight}, {"b", b.bias}, {"grad_output", b.grad_output}});
     GraphBindings vars;
     for (const Node& n : g.nodes) {
       if (n.op != OpKind::kVar) continue;
@@ -151,7 +148,7 @@ TEST_P(ToleranceTest, ChainsInEveryOrderStayWithinTheirBoundAndBfloat16IsCaught)
     while (ok.elements < kChainElementsPerCell) {
       const ConvProblem p = gen(random.split(), 100).value();
       ConvCase c{p, d, "", fill, seed++};
-      c.graph = GraphForm::kChain;
+      c.graph = &ChainForm();
       const PreparedCase prep = PrepareCase(c);
       ASSERT_FALSE(prep.ended) << prep.ended->reason;
       for (ConvSut* sut : correct) {

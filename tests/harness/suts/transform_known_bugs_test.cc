@@ -123,7 +123,7 @@ class TransformKnownBugSearch : public testing::TestWithParam<std::string> {};
 
 // The property "the pipeline agrees with the oracle and keeps its promises", negated, searched over
 // the bug's space with cases of `graph`'s form, then shrunk; prints the figures.
-void SearchAndShrink(const TransformBugSearch& s, GraphForm graph) {
+void SearchAndShrink(const TransformBugSearch& s, const GraphForm* graph) {
   std::unique_ptr<ConvSut> buggy = Make(s.buggy);
   std::unique_ptr<ConvSut> correct = Make(s.correct);
   ASSERT_TRUE(buggy && correct);
@@ -132,8 +132,8 @@ void SearchAndShrink(const TransformBugSearch& s, GraphForm graph) {
   };
   BugSearchSpace search = s.search;
   // A chain adds its residual convolution (at most as large again for C_out ≤ C_in).
-  if (graph == GraphForm::kChain) search.space.max_macs /= 2;
-  const std::string tag = graph == GraphForm::kChain ? "[transform-bug chain]" : "[transform-bug]";
+  if (graph == &ChainForm()) search.space.max_macs /= 2;
+  const std::string tag = graph == &ChainForm() ? "[transform-bug chain]" : "[transform-bug]";
 
   std::vector<int64_t> cases;
   std::vector<double> seconds, shrink_seconds;
@@ -155,7 +155,7 @@ void SearchAndShrink(const TransformBugSearch& s, GraphForm graph) {
     EXPECT_LE(shrunk.problem.macs(), s.search.max_shrunk_macs) << Describe(shrunk);
     // In a chain the bug may show in the residual convolution instead.
     EXPECT_TRUE(s.essence(shrunk.problem) ||
-                (graph == GraphForm::kChain && s.essence(ResidualConv(shrunk.problem))))
+                (graph == &ChainForm() && s.essence(ResidualConv(shrunk.problem))))
         << s.id << ": " << Describe(shrunk);
     std::printf(
         "%s %-16s seed %d: %s after %4lld cases, %6.3f s; shrunk in %3lld steps / %4lld tries, "
@@ -163,7 +163,7 @@ void SearchAndShrink(const TransformBugSearch& s, GraphForm graph) {
         tag.c_str(), s.id.c_str(), seed, VerdictName(bad.verdict), static_cast<long long>(r.cases),
         r.search_seconds, static_cast<long long>(r.shrink_steps),
         static_cast<long long>(r.shrink_tries), r.shrink_seconds, Describe(shrunk).c_str(),
-        static_cast<long long>(CaseGraphMacs(shrunk.problem, graph)), Describe(*r.first).c_str());
+        static_cast<long long>(FormMacs(*graph, shrunk.problem)), Describe(*r.first).c_str());
     std::printf("%s %-16s seed %d: %s\n", tag.c_str(), s.id.c_str(), seed,
                 bad.reason.substr(0, 160).c_str());
     cases.push_back(r.cases);
@@ -176,12 +176,12 @@ void SearchAndShrink(const TransformBugSearch& s, GraphForm graph) {
 }
 
 TEST_P(TransformKnownBugSearch, OracleParityOfThePipelineFailsAndShrinksToASmallCase) {
-  SearchAndShrink(SearchFor(GetParam()), GraphForm::kConv);
+  SearchAndShrink(SearchFor(GetParam()), &ConvForm());
 }
 
 // Inside a residual block (core/graph.h ChainGraph), checked against the graph oracle.
 TEST_P(TransformKnownBugSearch, OracleParityOfThePipelineOnChainsFailsAndShrinksToASmallCase) {
-  SearchAndShrink(SearchFor(GetParam()), GraphForm::kChain);
+  SearchAndShrink(SearchFor(GetParam()), &ChainForm());
 }
 
 // The same search in a campaign's default space — every rank, both kinds, all three directions —

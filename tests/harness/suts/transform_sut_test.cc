@@ -42,11 +42,11 @@ std::unique_ptr<ConvSut> Make(const std::string& name) {
 
 // Checks one generated problem (as a chain: its residual block) through `sut_name` in exact mode
 // and one random distribution.
-void ExpectParity(const std::string& sut_name, Direction d, GraphForm form = GraphForm::kConv) {
+void ExpectParity(const std::string& sut_name, Direction d, const GraphForm* form = &ConvForm()) {
   ProblemSpace space;
   // Transforms multiply the work (split_groups, legalize, transpose_to_conv); a chain adds its
   // residual convolution.
-  space.max_macs = form == GraphForm::kChain ? 20000 : 50000;
+  space.max_macs = form == &ChainForm() ? 20000 : 50000;
   const ConvProblem p = *GenProblem(space);
   const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
   Result<std::unique_ptr<ConvSut>> sut = MakeSut(sut_name);
@@ -59,14 +59,14 @@ void ExpectParity(const std::string& sut_name, Direction d, GraphForm form = Gra
     c.graph = form;
     CaseOutcome out = CheckCase(c, **sut);
     if (IsDiscrepancy(out.verdict) || out.verdict == Verdict::kInvalid)
-      RC_FAIL(sut_name + " " + GraphFormName(form) + " " + CaseDescriptor(p, d) + " " +
-              FillName(fill) + " fill: " + VerdictName(out.verdict) + ": " + out.reason);
+      RC_FAIL(sut_name + " " + form->name + " " + CaseDescriptor(p, d) + " " + FillName(fill) +
+              " fill: " + VerdictName(out.verdict) + ": " + out.reason);
   }
 }
 
 // A generated problem through a drawn correct pass: over the CI's runs every pass sees about a
 // seventh of them.
-void ExpectParityOfADrawnPass(Direction d, GraphForm form = GraphForm::kConv) {
+void ExpectParityOfADrawnPass(Direction d, const GraphForm* form = &ConvForm()) {
   const std::string pass = *rc::gen::elementOf(CorrectPasses());
   RC_TAG(pass);
   ExpectParity("transform:" + pass, d, form);
@@ -84,13 +84,13 @@ RC_GTEST_PROP(TransformSut, EveryCorrectPassAgreesWithTheOracleBackwardWeight, (
 
 // Chains: the residual block of a generated problem, checked against the graph oracle.
 RC_GTEST_PROP(TransformSut, ChainsThroughEveryCorrectPassAgreeWithTheOracleForward, ()) {
-  ExpectParityOfADrawnPass(Direction::kForward, GraphForm::kChain);
+  ExpectParityOfADrawnPass(Direction::kForward, &ChainForm());
 }
 RC_GTEST_PROP(TransformSut, ChainsThroughEveryCorrectPassAgreeWithTheOracleBackwardData, ()) {
-  ExpectParityOfADrawnPass(Direction::kBackwardData, GraphForm::kChain);
+  ExpectParityOfADrawnPass(Direction::kBackwardData, &ChainForm());
 }
 RC_GTEST_PROP(TransformSut, ChainsThroughEveryCorrectPassAgreeWithTheOracleBackwardWeight, ()) {
-  ExpectParityOfADrawnPass(Direction::kBackwardWeight, GraphForm::kChain);
+  ExpectParityOfADrawnPass(Direction::kBackwardWeight, &ChainForm());
 }
 
 // And each pass, named, on problems that give it work, in every direction and both fill modes.
@@ -111,13 +111,13 @@ TEST_P(EveryPass, AgreesWithTheOracleOnProblemsThatGiveItWork) {
         << descriptor << ": " << Validate(parsed->problem).message();
     for (Direction d : AllDirections())
       for (Fill fill : {Fill::kExact, Fill::kUniform})
-        for (GraphForm form : {GraphForm::kConv, GraphForm::kChain}) {
+        for (const GraphForm* form : {&ConvForm(), &ChainForm()}) {
           ConvCase c{parsed->problem, d, sut_name, fill, 3};
           c.graph = form;
           CaseOutcome out = CheckCase(c, *sut);
           EXPECT_TRUE(out.verdict == Verdict::kPassed || out.verdict == Verdict::kMistrusted)
-              << sut_name << " " << GraphFormName(form) << " " << CaseDescriptor(c.problem, d)
-              << " " << FillName(fill) << ": " << VerdictName(out.verdict) << ": " << out.reason;
+              << sut_name << " " << form->name << " " << CaseDescriptor(c.problem, d) << " "
+              << FillName(fill) << ": " << VerdictName(out.verdict) << ": " << out.reason;
         }
   }
 }
@@ -136,7 +136,7 @@ RC_GTEST_PROP(TransformSut, RandomPipelinesOnChainsAgreeWithTheOracle, ()) {
   const std::string sut =
       RandomTransformSut(*rc::gen::arbitrary<uint64_t>(), *rc::gen::inRange<int64_t>(0, 1000));
   RC_TAG(sut);
-  ExpectParity(sut, *rc::gen::elementOf(AllDirections()), GraphForm::kChain);
+  ExpectParity(sut, *rc::gen::elementOf(AllDirections()), &ChainForm());
 }
 
 RC_GTEST_PROP(TransformSut, AnExplicitGradientFirstIsTheImpliedOne, ()) {
@@ -160,7 +160,7 @@ TEST(TransformSut, EveryTransformBugDiffersOnItsTriggerAndItsCorrectPassDoesNot)
     EXPECT_TRUE(IsDiscrepancy(out.verdict))
         << bug.id << " on " << bug.trigger << ": " << VerdictName(out.verdict) << " " << out.reason;
     ConvCase chain = *c;  // the bug shows inside a residual block too
-    chain.graph = GraphForm::kChain;
+    chain.graph = &ChainForm();
     CaseOutcome in_chain = CheckCase(chain, *buggy);
     EXPECT_TRUE(IsDiscrepancy(in_chain.verdict))
         << bug.id << " on the chain of " << bug.trigger << ": " << VerdictName(in_chain.verdict)
@@ -290,7 +290,7 @@ TEST(TransformSut, ChainCasesGoOnlyToSutsThatRunGraphs) {
   Result<ParsedDescriptor> d = ParseDescriptor("2d_g2_ic4_oc4_i5x5_k3x3_s2x2");
   ASSERT_TRUE(d.ok());
   ConvCase c{d->problem, Direction::kForward, "direct", Fill::kExact, 5};
-  c.graph = GraphForm::kChain;
+  c.graph = &ChainForm();
   std::unique_ptr<ConvSut> direct = Make("direct");
   ASSERT_TRUE(direct);
   CaseOutcome out = CheckCase(c, *direct);
@@ -300,20 +300,20 @@ TEST(TransformSut, ChainCasesGoOnlyToSutsThatRunGraphs) {
   EXPECT_TRUE(RunsGraphs("known-bug:tvm-9954"));
   EXPECT_FALSE(RunsGraphs("known-bug:tvm-3264"));  // a kernel bug
   EXPECT_FALSE(RunsGraphs("direct"));
-  // A campaign sends every kChainEvery-th case as a chain, to its graph SUTs only.
+  // A campaign sends every kGraphEvery-th case as a chain, to its graph SUTs only.
   const std::vector<std::string> suts{"direct", "transform:legalize"};
   const SutConfig none;
   int chains = 0;
-  for (int64_t i = 0; i < 4 * kChainEvery; ++i)
-    if (CampaignGraphForm(d->problem, suts, none, 1 << 20, i) == GraphForm::kChain) ++chains;
+  for (int64_t i = 0; i < 4 * kGraphEvery; ++i)
+    if (&CampaignGraphForm(d->problem, suts, none, 1 << 20, i) == &ChainForm()) ++chains;
   EXPECT_EQ(chains, 4);
-  EXPECT_EQ(CampaignGraphForm(d->problem, {"direct"}, none, 1 << 20, kChainEvery - 1),
-            GraphForm::kConv);
-  EXPECT_EQ(CampaignGraphForm(d->problem, suts, none, d->problem.macs(), kChainEvery - 1),
-            GraphForm::kConv);  // the block would go over the MACs cap
-  EXPECT_EQ(CampaignCaseSuts(suts, none, false, 1, 3, GraphForm::kChain),
+  EXPECT_EQ(&CampaignGraphForm(d->problem, {"direct"}, none, 1 << 20, kGraphEvery - 1),
+            &ConvForm());
+  EXPECT_EQ(&CampaignGraphForm(d->problem, suts, none, d->problem.macs(), kGraphEvery - 1),
+            &ConvForm());  // the block would go over the MACs cap
+  EXPECT_EQ(CampaignCaseSuts(suts, none, false, 1, 3, ChainForm()),
             (std::vector<std::string>{"transform:legalize"}));
-  EXPECT_EQ(CampaignCaseSuts(suts, none, false, 1, 3, GraphForm::kConv), suts);
+  EXPECT_EQ(CampaignCaseSuts(suts, none, false, 1, 3, ConvForm()), suts);
 }
 
 // A pipeline behind a logical name (--sut-map mine=transform:legalize) runs graphs as the pipeline
@@ -330,11 +330,11 @@ TEST(TransformSut, APipelineBehindAMappedNameGetsChainCasesLikeOneNamedDirectly)
   named.suts = {"mine"};
   named.check.suts = mapped;
   int chains = 0;
-  for (int64_t i = 0; i < 8 * kChainEvery; ++i) {
+  for (int64_t i = 0; i < 8 * kGraphEvery; ++i) {
     const ConvCase direct = CampaignCase(o, i), behind_a_name = CampaignCase(named, i);
     EXPECT_EQ(behind_a_name.graph, direct.graph) << "case " << i;
-    chains += direct.graph == GraphForm::kChain;
-    EXPECT_EQ(CampaignCaseSuts(named.suts, mapped, false, o.seed, i, direct.graph), named.suts);
+    chains += direct.graph == &ChainForm();
+    EXPECT_EQ(CampaignCaseSuts(named.suts, mapped, false, o.seed, i, *direct.graph), named.suts);
   }
   EXPECT_GT(chains, 0);
 }
@@ -343,7 +343,7 @@ TEST(TransformSut, ChainFindingsCarryTheBlockInTheirGraphsAndSnippet) {
   Result<ConvCase> trigger = TriggerCase(*FindKnownBug("tvm-9954"));
   ASSERT_TRUE(trigger.ok());
   ConvCase c = *trigger;
-  c.graph = GraphForm::kChain;
+  c.graph = &ChainForm();
   std::unique_ptr<ConvSut> sut = Make(c.sut);
   CaseOutcome out = CheckCase(c, *sut);
   ASSERT_TRUE(IsDiscrepancy(out.verdict)) << out.reason;
