@@ -100,7 +100,7 @@ void BM_CheckTransform(benchmark::State& state) {
   const Direction d = static_cast<Direction>(state.range(0));
   const std::string& name = TransformBenchSuts()[static_cast<size_t>(state.range(1))];
   const GraphForm& form = GraphForms().at(static_cast<size_t>(state.range(2)));
-  Result<std::unique_ptr<ConvSut>> sut = MakeSut(name);
+  Result<std::unique_ptr<Sut>> sut = MakeSut(name);
   if (!sut.ok()) {
     state.SkipWithError(sut.status().message().c_str());
     return;
@@ -118,7 +118,7 @@ void BM_CheckTransform(benchmark::State& state) {
   state.counters["passed"] =
       static_cast<double>(passed) / static_cast<double>(std::max<size_t>(i, 1));
   state.SetLabel(std::string(DirectionName(d)) + " " + name + " " + form.name +
-                 (&form != &ConvForm() && !(*sut)->RunsGraphs() ? " (fill + oracle only)" : ""));
+                 (form != ConvForm() && !RunsGraphs(name) ? " (fill + oracle only)" : ""));
 }
 
 BENCHMARK(BM_CheckTransform)
@@ -133,7 +133,7 @@ void BM_RunPreparedTransform(benchmark::State& state) {
   const Direction d = static_cast<Direction>(state.range(0));
   const std::string& name = TransformBenchSuts()[static_cast<size_t>(state.range(1))];
   const GraphForm& form = GraphForms().at(static_cast<size_t>(state.range(2)));
-  Result<std::unique_ptr<ConvSut>> sut = MakeSut(name);
+  Result<std::unique_ptr<Sut>> sut = MakeSut(name);
   if (!sut.ok()) {
     state.SkipWithError(sut.status().message().c_str());
     return;
@@ -151,7 +151,7 @@ void BM_RunPreparedTransform(benchmark::State& state) {
   }
   state.SetItemsProcessed(static_cast<int64_t>(i));
   state.SetLabel(std::string(DirectionName(d)) + " " + name + " " + form.name +
-                 (&form != &ConvForm() && !(*sut)->RunsGraphs() ? " (skipped)" : ""));
+                 (form != ConvForm() && !RunsGraphs(name) ? " (skipped)" : ""));
 }
 
 BENCHMARK(BM_RunPreparedTransform)

@@ -36,9 +36,11 @@ Graph ConvGraph(const ConvProblem& p, bool multiplier_weight) {
 
 const std::vector<GraphForm>& GraphForms() {
   static const std::vector<GraphForm> forms{
-      {"conv", "the problem's convolution", ConvGraph, NoVars, NoGrowth},
-      {"chain", "y + a second convolution of y (core/graph.h ChainGraph)", ChainGraph, ChainVars,
-       ChainGrowth},
+      {"conv", "the problem's convolution alone", ConvGraph, NoVars, NoGrowth},
+      {"chain",
+       "a residual block: y = the convolution, then y + a second convolution of y (for SUTs "
+       "that run graphs)",
+       ChainGraph, ChainVars, ChainGrowth},
   };
   return forms;
 }
@@ -65,7 +67,7 @@ namespace {
 // The problems of the form's conv nodes, or the first error; `skip_illegal`: only the legal ones.
 Result<std::vector<ConvProblem>> ConvsOf(const GraphForm& form, const ConvProblem& p,
                                          bool skip_illegal) {
-  if (&form == &ConvForm()) return std::vector<ConvProblem>{p};  // without building a graph
+  if (form == ConvForm()) return std::vector<ConvProblem>{p};  // without building a graph
   const Graph g = form.build(p, /*multiplier_weight=*/false);
   std::vector<ConvProblem> convs;
   for (size_t i = 0; i < g.nodes.size(); ++i) {

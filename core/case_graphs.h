@@ -36,7 +36,7 @@ struct FormVar {
 
 struct GraphForm {
   std::string name;     // as case files and flags spell it
-  std::string summary;  // for `convparity list` and the Python snippet
+  std::string summary;  // for `convparity list`
   Graph (*build)(const ConvProblem& p, bool multiplier_weight);
   std::vector<FormVar> (*vars)(const ConvProblem& p);  // beside %x, %w, %b
   // How much the graph can grow the problem's convolution's worst-case sum after it (a chain: the
@@ -44,6 +44,11 @@ struct GraphForm {
   // limit by this, so that every sum of the graph stays exact in float32.
   int64_t (*exact_growth)(const ConvProblem& p);
 };
+
+// A form is known by its name, not its address: the oracle's library links a copy of core/ and of
+// this table (oracles/CMakeLists.txt), and SUTs it makes compare the forms they are given.
+inline bool operator==(const GraphForm& a, const GraphForm& b) { return a.name == b.name; }
+inline bool operator!=(const GraphForm& a, const GraphForm& b) { return !(a == b); }
 
 // Every form, "conv" first.
 const std::vector<GraphForm>& GraphForms();

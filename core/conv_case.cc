@@ -21,7 +21,7 @@ const char* FillName(Fill f) {
 
 std::string CaseTitle(const ConvCase& c) {
   return CaseDescriptor(c.problem, c.direction) +
-         (c.graph != &ConvForm() ? " (as a " + c.graph->name + ")" : "");
+         (*c.graph != ConvForm() ? " (as a " + c.graph->name + ")" : "");
 }
 
 const char* AlgorithmName(Algorithm a) {
@@ -52,7 +52,7 @@ Result<Fill> ParseFill(const std::string& s) {
 
 bool ConvCase::operator==(const ConvCase& o) const {
   return problem == o.problem && direction == o.direction && sut == o.sut && fill == o.fill &&
-         seed == o.seed && expect == o.expect && note == o.note && graph == o.graph &&
+         seed == o.seed && expect == o.expect && note == o.note && *graph == *o.graph &&
          transform == o.transform && algorithm == o.algorithm && origin == o.origin;
 }
 

@@ -215,10 +215,10 @@ Result<std::string> EncodeCase(const ConvCase& c, const ByteDecoderOptions& opti
           : std::find(options.suts.begin(), options.suts.end(), c.sut) == options.suts.end())
     return Status::Invalid("sut '" + c.sut + "' is not one of the byte decoder's SUTs");
   if (Status st = Validate(c.problem); !st.ok()) return st.WithContext("problem");
-  if (c.graph != &ConvForm() && !RunsGraphs(c.sut, options))
+  if (*c.graph != ConvForm() && !RunsGraphs(c.sut, options))
     return Status::Invalid("graph: the byte format carries " + c.graph->name +
                            " cases only for SUTs that run graphs, not '" + c.sut + "'");
-  if (c.graph != &ConvForm() && !OverCaps(c.problem, options) &&
+  if (*c.graph != ConvForm() && !OverCaps(c.problem, options) &&
       !GraphFitsCaps(*c.graph, c.problem, options))
     return Status::Invalid("graph: the " + c.graph->name + " (" +
                            std::to_string(FormMacs(*c.graph, c.problem)) +

@@ -207,7 +207,7 @@ std::string PythonSnippet(const ConvCase& c, const SnippetValues* given, const J
   const CaseInputs* in = values ? &values->inputs : nullptr;
   std::ostringstream py;
   py << "# convparity: the float64 reference of " << CaseDescriptor(p, c.direction)
-     << (c.graph != &ConvForm() ? " as a " + c.graph->name : "") << "\n"
+     << (*c.graph != ConvForm() ? " as a " + c.graph->name : "") << "\n"
      << "# (sut " << CommentText(c.sut) << ", fill " << FillName(c.fill) << ", seed " << c.seed
      << ").\n";
   if (values) {
@@ -260,7 +260,7 @@ std::string PythonSnippet(const ConvCase& c, const SnippetValues* given, const J
   if (c.direction == Direction::kBackwardWeight) py << "w.requires_grad_()\n";
 
   WriteConv(py, p, "x", "w", p.bias ? "b" : "None", "y");
-  if (c.graph != &ConvForm()) {
+  if (*c.graph != ConvForm()) {
     auto text = FormTexts().find(c.graph->name);
     if (text == FormTexts().end())
       py << "# NOTE: no PyTorch text for the graph form " << c.graph->name

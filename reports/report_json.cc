@@ -123,7 +123,7 @@ json ReportJson(const Finding& f, const ToolInfo& tool, const std::string& case_
       // A transform case's graphs, a graph form, and a case's algorithm live only in its case
       // file.
       {"descriptor_command",
-       !m.transform && m.graph == &ConvForm() && m.algorithm == Algorithm::kDirect
+       !m.transform && *m.graph == ConvForm() && m.algorithm == Algorithm::kDirect
            ? json(descriptor_command)
            : json()}};
   json report = {{"schema", kReportSchema},

@@ -77,8 +77,7 @@ Status CheckSutNames(const std::vector<ConvCase>& cases, const SutConfig& config
   std::set<std::string> seen;
   for (const ConvCase& c : cases)
     if (seen.insert(c.sut).second)
-      if (Result<std::unique_ptr<ConvSut>> sut = MakeSut(c.sut, config); !sut.ok())
-        return sut.status();
+      if (Result<std::unique_ptr<Sut>> sut = MakeSut(c.sut, config); !sut.ok()) return sut.status();
   return Status::Ok();
 }
 

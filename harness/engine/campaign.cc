@@ -338,7 +338,7 @@ bool CampaignStopRequested() { return g_stop; }
 Result<CampaignSummary> RunCampaign(const CampaignOptions& options, const CampaignHooks& hooks) {
   std::vector<std::string> suts = options.suts.empty() ? OurSutNames() : options.suts;
   for (const std::string& name : suts)  // fail fast on a name no worker could make
-    if (Result<std::unique_ptr<ConvSut>> sut = MakeSut(name, options.check.suts); !sut.ok())
+    if (Result<std::unique_ptr<Sut>> sut = MakeSut(name, options.check.suts); !sut.ok())
       return sut.status();
   if (options.fills.empty()) return Status::Invalid("no fill selected");
   if (options.shard_count < 1 || options.shard_index < 0 ||

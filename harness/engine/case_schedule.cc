@@ -24,7 +24,7 @@ std::vector<std::string> CampaignCaseSuts(const std::vector<std::string>& suts,
                                           int64_t index, const GraphForm& form) {
   std::vector<std::string> all;
   for (const std::string& sut : suts)
-    if (&form == &ConvForm() || RunsGraphs(sut, config)) all.push_back(sut);
+    if (form == ConvForm() || RunsGraphs(sut, config)) all.push_back(sut);
   if (!default_suts) return all;
   for (std::string& sut : DefaultCaseSuts(seed, index)) all.push_back(std::move(sut));
   return all;

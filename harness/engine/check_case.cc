@@ -120,7 +120,7 @@ Result<OracleOutput> ComputeFormGraph(const ConvProblem& p, const GraphForm& for
 Result<OracleOutput> ComputeOn(const PreparedCase& prep, const CaseInputs& in,
                                bool with_magnitude) {
   int64_t unused_reduction_length = 0;
-  return prep.c.graph != &ConvForm()
+  return *prep.c.graph != ConvForm()
              ? ComputeFormGraph(prep.c.problem, *prep.c.graph, prep.c.direction, in, with_magnitude,
                                 unused_reduction_length)
              : TorchOracle::Compute(prep.c.problem, prep.c.direction, in, with_magnitude);
@@ -146,7 +146,7 @@ std::vector<double> ReachOf(const PreparedCase& prep) {
   return std::move(ref).value().result.values;
 }
 
-SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs& inputs,
+SutRun RunSut(Sut& sut, const ConvProblem& p, Direction d, const CaseInputs& inputs,
               const GraphForm& form) {
   const std::vector<float> x = ToMemoryOrder(inputs.input, DataMemoryOrder(p));
   const std::vector<float> w = ToMemoryOrder(inputs.weight, WeightMemoryOrder(p));
@@ -167,13 +167,9 @@ SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs&
   SutRun run;
   Stopwatch clock;
   try {
-    if (auto* graph_sut = dynamic_cast<GraphSut*>(&sut)) {
-      GraphRun graph_run = graph_sut->RunGraph(p, form, d, buffers);
-      run.status = std::move(graph_run.status);
-      run.verdict = graph_run.verdict;
-    } else {
-      run.status = sut.Run(p, d, buffers);
-    }
+    GraphRun graph_run = sut.RunGraph(p, form, d, buffers);
+    run.status = std::move(graph_run.status);
+    run.verdict = graph_run.verdict;
     if (run.status.ok()) run.notes = sut.LastRunNotes();
   } catch (const std::exception& e) {
     run.status = Status::Internal(std::string("exception: ") + e.what());
@@ -185,7 +181,7 @@ SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs&
 
 Status CheckCaseLimits(const ConvCase& c, const Limits& limits) {
   CP_RETURN_IF_ERROR(CheckLimits(c.problem, limits));
-  if (c.graph == &ConvForm()) return Status::Ok();
+  if (*c.graph == ConvForm()) return Status::Ok();
   Result<std::vector<ConvProblem>> convs = FormConvs(*c.graph, c.problem);
   if (!convs.ok()) return convs.status().WithContext("the " + c.graph->name + " graph");
   for (size_t i = 1; i < convs->size(); ++i)
@@ -221,7 +217,7 @@ PreparedCase Prepare(const ConvCase& c, const CheckContext& context, bool with_r
     end(Verdict::kInvalid, st.message(), prep.timing.fill);
     return prep;
   }
-  const bool graph = c.graph != &ConvForm();
+  const bool graph = *c.graph != ConvForm();
   if (c.fill == Fill::kExact && !ChooseExactRange(p, d, *c.graph).exact) {
     end(Verdict::kSkipped, "the reduction is too long for exact mode", prep.timing.fill);
     return prep;
@@ -260,18 +256,8 @@ PreparedCase PrepareInputs(const ConvCase& c, const CheckContext& context) {
   return Prepare(c, context, /*with_reference=*/false);
 }
 
-std::optional<CaseOutcome> Declines(const PreparedCase& prep, const ConvSut& sut) {
-  if (prep.c.graph == &ConvForm() || sut.RunsGraphs()) return std::nullopt;
-  CaseOutcome ended =
-      Ended(Verdict::kSkipped, sut.name() + " runs single convolutions; a " + prep.c.graph->name +
-                                   " case needs a SUT that runs graphs (transform:…)");
-  ended.timing = prep.timing;
-  return ended;
-}
-
-CaseOutcome RunPrepared(const PreparedCase& prep, ConvSut& sut) {
+CaseOutcome RunPrepared(const PreparedCase& prep, Sut& sut) {
   if (prep.ended) return *prep.ended;
-  if (std::optional<CaseOutcome> declined = Declines(prep, sut)) return *declined;
   Stopwatch clock;
   const SutRun run = RunSut(sut, prep.c.problem, prep.c.direction, prep.inputs, *prep.c.graph);
   return JudgeRun(prep, sut.name(), run, clock.Lap());

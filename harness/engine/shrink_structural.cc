@@ -126,7 +126,7 @@ std::vector<ConvCase> CaseReductions(const ConvCase& c) {
     for (const ConvProblem& q : ReductionsOf(p, kind)) offer(q);
   // The case's own options, each to its plainest: the convolution alone, the direct algorithm, the
   // exact fill.
-  if (c.graph != &ConvForm()) {
+  if (*c.graph != ConvForm()) {
     ConvCase r = c;
     r.graph = &ConvForm();
     r.transform.reset();  // the graphs a transform SUT built for the form

@@ -149,7 +149,7 @@ Result<BuiltGraph> BuildGraph(const Pipeline& pl, const ConvProblem& p, Directio
   return BuiltGraph{std::move(g), ""};
 }
 
-class TransformSut : public GraphSut {
+class TransformSut : public Sut {
  public:
   TransformSut(std::string name, Pipeline pipeline)
       : name_(std::move(name)), pipeline_(std::move(pipeline)) {}
@@ -225,11 +225,11 @@ std::vector<const char*> CorrectPasses() {
 
 bool IsTransformSutName(const std::string& name) { return StartsWith(name, kTransformSutPrefix); }
 
-Result<std::unique_ptr<ConvSut>> MakeTransformSut(const std::string& name,
-                                                  const std::string& display_name) {
+Result<std::unique_ptr<Sut>> MakeTransformSut(const std::string& name,
+                                              const std::string& display_name) {
   Result<Pipeline> pl = ParsePipeline(name);
   if (!pl.ok()) return pl.status();
-  return std::unique_ptr<ConvSut>(
+  return std::unique_ptr<Sut>(
       new TransformSut(display_name.empty() ? name : display_name, std::move(pl).value()));
 }
 

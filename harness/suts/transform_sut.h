@@ -29,12 +29,12 @@ bool IsTransformSutName(const std::string& name);
 // weights (%w, a form's own vars such as a chain's %w2) and the bias become constants, as frozen
 // weights are, when the pipeline folds constants and the direction does not differentiate them; a
 // depthwise problem with a multiplier gets its weight in the multiplier representation when the
-// pipeline canonicalizes depthwise weights. The SUT is a GraphSut (core/sut.h): a broken promise
-// ends its run with the verdict broken_promise, an output of another shape with shape_mismatch.
-// kInvalid for an unknown or empty pipeline. `display_name` is the name the SUT reports (e.g.
-// known-bug:tvm-9954); empty: `name`.
-Result<std::unique_ptr<ConvSut>> MakeTransformSut(const std::string& name,
-                                                  const std::string& display_name = "");
+// pipeline canonicalizes depthwise weights. It runs every graph form (core/sut.h Sut): a broken
+// promise ends its run with the verdict broken_promise, an output of another shape with
+// shape_mismatch. kInvalid for an unknown or empty pipeline. `display_name` is the name the SUT
+// reports (e.g. known-bug:tvm-9954); empty: `name`.
+Result<std::unique_ptr<Sut>> MakeTransformSut(const std::string& name,
+                                              const std::string& display_name = "");
 
 // The graph a pipeline starts from (the case's graph: core/case_graphs.h) and the graph it
 // runs, as text (core/graph_printer.h), with the pipeline's steps (the gradient first for backward

@@ -36,7 +36,7 @@ inline std::string Describe(const DrawnCase& c) {
 }
 
 // One case through `sut` (reported as `sut_name`) in exact mode, seed 1.
-inline CaseOutcome Check(const DrawnCase& c, ConvSut& sut, const std::string& sut_name) {
+inline CaseOutcome Check(const DrawnCase& c, Sut& sut, const std::string& sut_name) {
   ConvCase cc;
   cc.problem = c.problem;
   cc.direction = c.direction;
@@ -79,7 +79,7 @@ T Median(std::vector<T> v) {
 // directions): each seed must find a failure within the budget, and its shrunk case must still
 // fail. Prints, per seed and the median, how many cases it took and the shrunk case, for the
 // figures of the design notes. `label` starts each line.
-inline void SearchTheDefaultSpace(const std::string& label, const std::string& id, ConvSut& sut,
+inline void SearchTheDefaultSpace(const std::string& label, const std::string& id, Sut& sut,
                                   const std::string& sut_name, const ProblemSpace& space) {
   const BugSearchSpace search{space, AllDirections(), 0};
   std::function<bool(const DrawnCase&)> fails = [&](const DrawnCase& c) {

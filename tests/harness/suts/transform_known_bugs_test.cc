@@ -106,8 +106,8 @@ const TransformBugSearch& SearchFor(const std::string& id) {
   return searches.front();
 }
 
-std::unique_ptr<ConvSut> Make(const std::string& name) {
-  Result<std::unique_ptr<ConvSut>> sut = MakeSut(name);
+std::unique_ptr<Sut> Make(const std::string& name) {
+  Result<std::unique_ptr<Sut>> sut = MakeSut(name);
   EXPECT_TRUE(sut.ok()) << name << ": " << sut.status().message();
   if (!sut.ok()) return nullptr;
   return std::move(sut).value();
@@ -124,8 +124,8 @@ class TransformKnownBugSearch : public testing::TestWithParam<std::string> {};
 // The property "the pipeline agrees with the oracle and keeps its promises", negated, searched over
 // the bug's space with cases of `graph`'s form, then shrunk; prints the figures.
 void SearchAndShrink(const TransformBugSearch& s, const GraphForm* graph) {
-  std::unique_ptr<ConvSut> buggy = Make(s.buggy);
-  std::unique_ptr<ConvSut> correct = Make(s.correct);
+  std::unique_ptr<Sut> buggy = Make(s.buggy);
+  std::unique_ptr<Sut> correct = Make(s.correct);
   ASSERT_TRUE(buggy && correct);
   std::function<bool(const DrawnCase&)> fails = [&](const DrawnCase& c) {
     return IsDiscrepancy(Check(c, *buggy, s.buggy).verdict);
@@ -192,7 +192,7 @@ TEST_P(TransformKnownBugSearch, FoundAndShrunkInTheDefaultSpace) {
   const TransformBugSearch& s = SearchFor(GetParam());
   ProblemSpace space;
   space.max_macs = 50000;
-  std::unique_ptr<ConvSut> buggy = Make(s.buggy);
+  std::unique_ptr<Sut> buggy = Make(s.buggy);
   ASSERT_TRUE(buggy);
   bug_search::SearchTheDefaultSpace("[transform-bug default space]", s.id, *buggy, s.buggy, space);
 }

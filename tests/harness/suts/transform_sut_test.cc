@@ -31,8 +31,8 @@ std::vector<std::string> CorrectPasses() {
   return names;
 }
 
-std::unique_ptr<ConvSut> Make(const std::string& name) {
-  Result<std::unique_ptr<ConvSut>> sut = MakeSut(name);
+std::unique_ptr<Sut> Make(const std::string& name) {
+  Result<std::unique_ptr<Sut>> sut = MakeSut(name);
   if (!sut.ok()) {
     ADD_FAILURE() << sut.status().message();
     return nullptr;
@@ -49,7 +49,7 @@ void ExpectParity(const std::string& sut_name, Direction d, const GraphForm* for
   space.max_macs = form == &ChainForm() ? 20000 : 50000;
   const ConvProblem p = *GenProblem(space);
   const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
-  Result<std::unique_ptr<ConvSut>> sut = MakeSut(sut_name);
+  Result<std::unique_ptr<Sut>> sut = MakeSut(sut_name);
   RC_ASSERT(sut.ok());
   RC_CLASSIFY(p.transposed, "transposed");
   RC_CLASSIFY(p.groups > 1, "grouped");
@@ -98,7 +98,7 @@ class EveryPass : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(EveryPass, AgreesWithTheOracleOnProblemsThatGiveItWork) {
   const std::string sut_name = "transform:" + GetParam();
-  std::unique_ptr<ConvSut> sut = Make(sut_name);
+  std::unique_ptr<Sut> sut = Make(sut_name);
   ASSERT_TRUE(sut);
   for (const char* descriptor :
        {"1d_g2_mb2_ic4_oc6_i9_k3_s2_pb1_d2_b", "t1d_g2_ic4_oc2_i5_k3_s2_pb1_op1_nwc",
@@ -154,7 +154,7 @@ TEST(TransformSut, EveryTransformBugDiffersOnItsTriggerAndItsCorrectPassDoesNot)
   for (const KnownBugInfo& bug : KnownBugsOfKind(KnownBugKind::kTransform)) {
     Result<ConvCase> c = TriggerCase(bug);
     ASSERT_TRUE(c.ok()) << bug.id << ": " << c.status().message();
-    std::unique_ptr<ConvSut> buggy = Make("known-bug:" + bug.id);
+    std::unique_ptr<Sut> buggy = Make("known-bug:" + bug.id);
     ASSERT_TRUE(buggy);
     CaseOutcome out = CheckCase(*c, *buggy);
     EXPECT_TRUE(IsDiscrepancy(out.verdict))
@@ -168,7 +168,7 @@ TEST(TransformSut, EveryTransformBugDiffersOnItsTriggerAndItsCorrectPassDoesNot)
     // The same pipeline without the bug passes.
     std::string fixed = "transform:" + bug.pipeline;
     fixed.erase(fixed.find('@'), fixed.find_first_of(",", fixed.find('@')) - fixed.find('@'));
-    std::unique_ptr<ConvSut> correct = Make(fixed);
+    std::unique_ptr<Sut> correct = Make(fixed);
     ASSERT_TRUE(correct) << fixed;
     c.value().sut = fixed;
     CaseOutcome good = CheckCase(*c, *correct);
@@ -228,7 +228,7 @@ INSTANTIATE_TEST_SUITE_P(TransformSut, TransformBugCampaign,
 TEST(TransformSut, AWeightLayoutTransformLeftUnfoldedIsABrokenPromise) {
   Result<ConvCase> c = TriggerCase(*FindKnownBug("tvm-layout-fold"));
   ASSERT_TRUE(c.ok());
-  std::unique_ptr<ConvSut> sut = Make("known-bug:tvm-layout-fold");
+  std::unique_ptr<Sut> sut = Make("known-bug:tvm-layout-fold");
   ASSERT_TRUE(sut);
   CaseOutcome out = CheckCase(*c, *sut);
   EXPECT_EQ(out.verdict, Verdict::kBrokenPromise) << out.reason;
@@ -240,7 +240,7 @@ TEST(TransformSut, AWeightLayoutTransformLeftUnfoldedIsABrokenPromise) {
 TEST(TransformSut, UnknownPassesAndEmptyPipelinesAreInvalidNames) {
   for (const char* name : {"transform:legalise", "transform:", "transform:legalize,,split_groups",
                            "transform:legalize,gradient"}) {
-    Result<std::unique_ptr<ConvSut>> sut = MakeSut(name);
+    Result<std::unique_ptr<Sut>> sut = MakeSut(name);
     EXPECT_EQ(sut.status().code(), StatusCode::kInvalid) << name;
   }
   EXPECT_NE(MakeSut("transform:legalise").status().message().find("unknown pass 'legalise'"),
@@ -266,7 +266,7 @@ TEST(TransformSut, TheDefaultCampaignCoversTransformPipelinesThatAllExist) {
 TEST(TransformSut, ReportsOfTransformFindingsCarryTheGraphsBeforeAndAfter) {
   Result<ConvCase> c = TriggerCase(*FindKnownBug("tvm-9954"));
   ASSERT_TRUE(c.ok());
-  std::unique_ptr<ConvSut> sut = Make(c->sut);
+  std::unique_ptr<Sut> sut = Make(c->sut);
   CaseOutcome out = CheckCase(*c, *sut);
   Finding f{*c, out, *c, out, {}, ""};
   AddTransformGraphs(f);
@@ -291,7 +291,7 @@ TEST(TransformSut, ChainCasesGoOnlyToSutsThatRunGraphs) {
   ASSERT_TRUE(d.ok());
   ConvCase c{d->problem, Direction::kForward, "direct", Fill::kExact, 5};
   c.graph = &ChainForm();
-  std::unique_ptr<ConvSut> direct = Make("direct");
+  std::unique_ptr<Sut> direct = Make("direct");
   ASSERT_TRUE(direct);
   CaseOutcome out = CheckCase(c, *direct);
   EXPECT_EQ(out.verdict, Verdict::kSkipped) << out.reason;
@@ -344,7 +344,7 @@ TEST(TransformSut, ChainFindingsCarryTheBlockInTheirGraphsAndSnippet) {
   ASSERT_TRUE(trigger.ok());
   ConvCase c = *trigger;
   c.graph = &ChainForm();
-  std::unique_ptr<ConvSut> sut = Make(c.sut);
+  std::unique_ptr<Sut> sut = Make(c.sut);
   CaseOutcome out = CheckCase(c, *sut);
   ASSERT_TRUE(IsDiscrepancy(out.verdict)) << out.reason;
   Finding f{c, out, c, out, {}, ""};
