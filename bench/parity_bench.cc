@@ -91,16 +91,16 @@ const std::vector<std::string>& TransformBenchSuts() {
 }
 
 // Cases/s of a check through a SUT by name (the oracle's share included, as in a campaign), of the
-// problem's convolution (third argument 0) or of its residual block (1: core/graph.h ChainGraph,
-// ConvCase::graph = GraphForm::kChain, judged against the graph oracle). The `passed` counter is
+// graph form the third argument indexes (core/case_graphs.h GraphForms(): 0 the problem's
+// convolution, 1 its residual block, judged against the graph oracle). The `passed` counter is
 // the share of cases that passed (the rest ended early or were skipped: a pass that finds nothing
 // to rewrite still runs the graph, so every share should be near direct's). NOTE: the direct
-// kernel skips chains after their fill and oracle ran: its chain row is that preparation alone.
+// kernel skips graphs after their fill and oracle ran: its chain row is that preparation alone.
 void BM_CheckTransform(benchmark::State& state) {
   const Direction d = static_cast<Direction>(state.range(0));
   const std::string& name = TransformBenchSuts()[static_cast<size_t>(state.range(1))];
-  const GraphForm form = state.range(2) ? GraphForm::kChain : GraphForm::kConv;
-  Result<std::unique_ptr<ConvSut>> sut = MakeSut(name);
+  const GraphForm& form = GraphForms().at(static_cast<size_t>(state.range(2)));
+  Result<std::unique_ptr<Sut>> sut = MakeSut(name);
   if (!sut.ok()) {
     state.SkipWithError(sut.status().message().c_str());
     return;
@@ -109,7 +109,7 @@ void BM_CheckTransform(benchmark::State& state) {
   int64_t passed = 0;
   for (auto _ : state) {
     ConvCase c{Problems()[i % Problems().size()], d, name, Fill::kExact, i};
-    c.graph = form;
+    c.graph = &form;
     const Verdict v = CheckCase(c, **sut).verdict;
     passed += v == Verdict::kPassed;
     ++i;
@@ -117,9 +117,8 @@ void BM_CheckTransform(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(i));
   state.counters["passed"] =
       static_cast<double>(passed) / static_cast<double>(std::max<size_t>(i, 1));
-  state.SetLabel(
-      std::string(DirectionName(d)) + " " + name + " " + GraphFormName(form) +
-      (form == GraphForm::kChain && !(*sut)->RunsGraphs() ? " (fill + oracle only)" : ""));
+  state.SetLabel(std::string(DirectionName(d)) + " " + name + " " + form.name +
+                 (form != ConvForm() && !RunsGraphs(name) ? " (fill + oracle only)" : ""));
 }
 
 BENCHMARK(BM_CheckTransform)
@@ -133,8 +132,8 @@ BENCHMARK(BM_CheckTransform)
 void BM_RunPreparedTransform(benchmark::State& state) {
   const Direction d = static_cast<Direction>(state.range(0));
   const std::string& name = TransformBenchSuts()[static_cast<size_t>(state.range(1))];
-  const GraphForm form = state.range(2) ? GraphForm::kChain : GraphForm::kConv;
-  Result<std::unique_ptr<ConvSut>> sut = MakeSut(name);
+  const GraphForm& form = GraphForms().at(static_cast<size_t>(state.range(2)));
+  Result<std::unique_ptr<Sut>> sut = MakeSut(name);
   if (!sut.ok()) {
     state.SkipWithError(sut.status().message().c_str());
     return;
@@ -142,7 +141,7 @@ void BM_RunPreparedTransform(benchmark::State& state) {
   std::vector<PreparedCase> prepared;
   for (size_t k = 0; k < 200; ++k) {
     ConvCase c{Problems()[k], d, name, Fill::kExact, k};
-    c.graph = form;
+    c.graph = &form;
     prepared.push_back(PrepareCase(c));
   }
   size_t i = 0;
@@ -151,8 +150,8 @@ void BM_RunPreparedTransform(benchmark::State& state) {
     ++i;
   }
   state.SetItemsProcessed(static_cast<int64_t>(i));
-  state.SetLabel(std::string(DirectionName(d)) + " " + name + " " + GraphFormName(form) +
-                 (form == GraphForm::kChain && !(*sut)->RunsGraphs() ? " (skipped)" : ""));
+  state.SetLabel(std::string(DirectionName(d)) + " " + name + " " + form.name +
+                 (form != ConvForm() && !RunsGraphs(name) ? " (skipped)" : ""));
 }
 
 BENCHMARK(BM_RunPreparedTransform)

@@ -346,11 +346,9 @@ Result<ConvCase> CaseFromJsonUnchecked(const json& j) {
   if (j.contains("graph")) {
     Result<std::string> s = ReadString(j["graph"], "graph");
     if (!s.ok()) return s.status();
-    std::optional<GraphForm> form;
-    for (GraphForm g : {GraphForm::kConv, GraphForm::kChain})
-      if (*s == GraphFormName(g)) form = g;
-    if (!form) return Status::Invalid("field 'graph' is " + Quote(*s) + ", expected conv or chain");
-    c.graph = *form;
+    c.graph = FindGraphForm(*s);
+    if (!c.graph)
+      return Status::Invalid("field 'graph' is " + Quote(*s) + ", expected " + GraphFormNames());
   }
   if (j.contains("algorithm")) {
     Result<std::string> s = ReadString(j["algorithm"], "algorithm");

@@ -50,7 +50,7 @@ json CaseToJson(const ConvCase& c, bool with_descriptor) {
   j["seed"] = c.seed;  // an unsigned JSON integer: nlohmann keeps all 64 bits
   j["expect"] = VerdictName(c.expect);
   if (!c.note.empty()) j["note"] = c.note;
-  if (c.graph != GraphForm::kConv) j["graph"] = GraphFormName(c.graph);
+  if (*c.graph != ConvForm()) j["graph"] = c.graph->name;
   if (c.transform)
     j["transform"] = {{"pipeline", c.transform->pipeline}, {"graph", c.transform->graph}};
   // Written only when set, so that cases without them stay byte-identical to older files.

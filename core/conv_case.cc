@@ -21,10 +21,8 @@ const char* FillName(Fill f) {
 
 std::string CaseTitle(const ConvCase& c) {
   return CaseDescriptor(c.problem, c.direction) +
-         (c.graph == GraphForm::kChain ? " (as a chain)" : "");
+         (*c.graph != ConvForm() ? " (as a " + c.graph->name + ")" : "");
 }
-
-const char* GraphFormName(GraphForm g) { return g == GraphForm::kChain ? "chain" : "conv"; }
 
 const char* AlgorithmName(Algorithm a) {
   switch (a) {
@@ -54,7 +52,7 @@ Result<Fill> ParseFill(const std::string& s) {
 
 bool ConvCase::operator==(const ConvCase& o) const {
   return problem == o.problem && direction == o.direction && sut == o.sut && fill == o.fill &&
-         seed == o.seed && expect == o.expect && note == o.note && graph == o.graph &&
+         seed == o.seed && expect == o.expect && note == o.note && *graph == *o.graph &&
          transform == o.transform && algorithm == o.algorithm && origin == o.origin;
 }
 

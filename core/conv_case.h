@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/case_graphs.h"
 #include "core/case_origin.h"
 #include "core/conv_problem.h"
 #include "core/status.h"
@@ -18,10 +19,6 @@ namespace convparity {
 // How inputs are filled (docs/TOLERANCE.md). kExact: small integers, judged bitwise. The others are
 // the "random" family, judged against the error bound.
 enum class Fill { kExact, kUniform, kPositive, kWide };
-// What a case checks: the problem's convolution alone, or the residual block built from it
-// (core/graph.h ChainGraph: the convolution, a second one over its result, their sum), which only
-// SUTs that run graphs take.
-enum class GraphForm { kConv, kChain };
 // The algorithm a case asks a SUT for, where the SUT can choose (benchdnn's --alg). Winograd is
 // inexact even on exact fill (its transforms divide), and kAuto lets the library pick it, so both
 // are judged against the error bound instead of bitwise (harness/judge.h).
@@ -29,7 +26,6 @@ enum class Algorithm { kDirect, kWinograd, kAuto };
 
 const char* FillName(Fill f);  // exact, uniform, positive, wide
 Result<Fill> ParseFill(const std::string& s);
-const char* GraphFormName(GraphForm g);  // conv, chain
 const char* AlgorithmName(Algorithm a);  // direct, winograd, auto
 Result<Algorithm> ParseAlgorithm(const std::string& s);
 
@@ -57,8 +53,8 @@ struct ConvCase {
   // failed, the names of before exact verdicts.
   Verdict expect = Verdict::kPassed;
   std::string note;  // e.g. the public bug id a regression case reproduces
-  // What the case checks: the convolution, or the residual block built from it.
-  GraphForm graph = GraphForm::kConv;
+  // What the case checks: the graph of this form built from the problem (core/case_graphs.h).
+  const GraphForm* graph = &ConvForm();
   std::optional<TransformGraph> transform;  // a transform SUT's finding only
   Algorithm algorithm = Algorithm::kDirect;
   CaseOrigin origin;  // where an imported case came from; empty otherwise
@@ -66,7 +62,8 @@ struct ConvCase {
   bool operator==(const ConvCase& o) const;
 };
 
-// Its descriptor, followed by " (as a chain)" for a chain: how log lines name a case.
+// Its descriptor, followed by " (as a chain)" for a graph form other than conv: how log lines
+// name a case.
 std::string CaseTitle(const ConvCase& c);
 
 constexpr const char* kCaseSchema = "convparity.case/1";

@@ -82,7 +82,7 @@ std::string BucketSignature(const ConvCase& c, Verdict verdict, Symptom symptom)
     if (symptom == Symptom::kPrecision) return sig;
     sig += "/";
   }
-  sig += std::string(c.graph == GraphForm::kChain ? "chain." : "") + (p.transposed ? "t" : "") +
+  sig += (*c.graph != ConvForm() ? c.graph->name + "." : "") + (p.transposed ? "t" : "") +
          std::to_string(p.rank) + "d";
   for (const std::string& tag : FeatureTags(p)) {
     // Rank and kind are in the prefix; sizes (batch, bias, output 1) describe the case, not the

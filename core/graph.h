@@ -13,7 +13,6 @@
 #include <variant>
 #include <vector>
 
-#include "core/conv_case.h"
 #include "core/conv_problem.h"
 #include "core/status.h"
 #include "core/tensor.h"
@@ -163,21 +162,6 @@ Graph ForwardGraph(const ConvProblem& p, bool multiplier_weight = false);
 bool HasMultiplierRepresentation(const ConvProblem& p);
 // The attributes of the conv or conv_transpose node that performs p's forward convolution.
 ConvAttrs ConvAttrsOf(const ConvProblem& p);
-
-// The residual block of a problem (GraphForm::kChain): y1 = p's convolution of %x (ForwardGraph),
-// y2 = ResidualConv(p) of y1 with weight %w2, result y1 + y2. Two convolutions in a row, an add and
-// a tensor used twice: what a chain of real layers gives the passes (convert_layout must keep one
-// layout across the block, the gradient must add the two paths), with the problem's own result
-// shape, so a chain case has a single convolution's buffers plus %w2.
-Graph ChainGraph(const ConvProblem& p, bool multiplier_weight = false);
-// The second convolution of ChainGraph: ordinary, over p's output (C_out → C_out channels, p's
-// groups, kernel and dilation, stride 1, the "same" padding d·(k − 1) split as evenly as it goes —
-// asymmetric when odd), in p's data and weight layouts, without bias.
-ConvProblem ResidualConv(const ConvProblem& p);
-// ForwardGraph or ChainGraph, by the case's form.
-Graph CaseGraph(const ConvProblem& p, GraphForm form, bool multiplier_weight = false);
-// Multiply-adds of the case's graph: p's, and the residual convolution's for a chain.
-int64_t CaseGraphMacs(const ConvProblem& p, GraphForm form);
 
 // The logical (PyTorch) shape of a tensor stored in `memory_shape` with its logical axes in
 // `memory_order` (core/tensor.h), and back.

@@ -163,43 +163,6 @@ ConvAttrs ConvAttrsOf(const ConvProblem& p) {
   return a;
 }
 
-ConvProblem ResidualConv(const ConvProblem& p) {
-  ConvProblem q = p;
-  q.transposed = false;
-  q.in_channels = p.out_channels;
-  q.input = p.output();
-  q.stride = {1, 1, 1};
-  q.output_padding = {0, 0, 0};
-  q.bias = false;
-  for (int i = 0; i < p.rank; ++i) {
-    const int64_t same = p.dilation[i] * (p.kernel[i] - 1);
-    q.pad_begin[i] = same / 2;
-    q.pad_end[i] = same - same / 2;
-  }
-  return q;
-}
-
-Graph ChainGraph(const ConvProblem& p, bool multiplier_weight) {
-  Graph g = ForwardGraph(p, multiplier_weight);
-  const int y1 = g.outputs[0];
-  const ConvProblem q = ResidualConv(p);
-  const int w2 = g.AddVar("w2", MemoryShape(q.weight_shape(), WeightMemoryOrder(q)));
-  const int y2 = g.AddOp(OpKind::kConv, {y1, w2}, ConvAttrsOf(q));
-  const int sum = g.AddOp(OpKind::kAdd, {y1, y2});
-  g.node(y2).shape = g.node(sum).shape = g.node(y1).shape;
-  g.outputs = {sum};
-  return g;
-}
-
-Graph CaseGraph(const ConvProblem& p, GraphForm form, bool multiplier_weight) {
-  return form == GraphForm::kChain ? ChainGraph(p, multiplier_weight)
-                                   : ForwardGraph(p, multiplier_weight);
-}
-
-int64_t CaseGraphMacs(const ConvProblem& p, GraphForm form) {
-  return p.macs() + (form == GraphForm::kChain ? ResidualConv(p).macs() : 0);
-}
-
 Shape LogicalShape(const Shape& memory_shape, const std::vector<int>& memory_order) {
   Shape logical(memory_shape.size(), 0);
   for (size_t j = 0; j < memory_order.size() && j < memory_shape.size(); ++j)

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 
@@ -47,6 +48,12 @@ class Result {
  public:
   Result(T value) : value_(std::move(value)) {}          // NOLINT: implicit by design
   Result(Status status) : status_(std::move(status)) {}  // NOLINT
+  // From a result of a type that converts to T (a derived class's pointer to its base's).
+  template <typename U,
+            typename = std::enable_if_t<std::is_convertible_v<U, T> && !std::is_same_v<U, T>>>
+  Result(Result<U>&& other) : status_(other.status()) {  // NOLINT: implicit by design
+    if (other.ok()) value_.emplace(std::move(other).value());
+  }
   bool ok() const { return status_.ok(); }
   const Status& status() const { return status_; }
   const T& value() const& { return *value_; }

@@ -1,7 +1,9 @@
-// The interface every system under test implements: our kernels, transform pipelines, plugins,
-// ATen's own float32 paths and the known-bug reproductions; and the one of SUTs that run graphs.
+// The interface every system under test implements (Sut: it runs a case's graph), and the one of
+// those that run single convolutions behind it (ConvSut): our kernels, plugins, ATen's own float32
+// paths and the kernel known bugs. Transform pipelines are Suts of their own.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -20,28 +22,15 @@ struct ConvBuffers {
   const float* bias = nullptr;         // b        (fwd, when p.bias)
   const float* grad_output = nullptr;  // dy       (bwd_data, bwd_weight)
   float* result = nullptr;             // y, dx or dw; poisoned with NaN before the call
-  // A chain case (core/graph.h ChainGraph) also binds %w2, in WeightMemoryOrder(ResidualConv(p));
-  // the result is then the block's. Only SUTs that RunsGraphs() get chain cases, and a GraphSut
-  // is told the case's form, not left to infer it from this pointer.
-  const float* chain_weight = nullptr;
+  // A graph form's own vars (core/case_graphs.h FormVar: a chain's %w2), by name, each in its
+  // memory order; the result is then the graph's.
+  std::map<std::string, const float*> form_vars;
 };
 
-class ConvSut {
- public:
-  virtual ~ConvSut() = default;
-  virtual std::string name() const = 0;
-  // Ok; Unsupported(reason) when it declines the configuration (verdict: skipped); anything else is
-  // an error of the system under test.
-  virtual Status Run(const ConvProblem& p, Direction direction, const ConvBuffers& buffers) = 0;
-  // True for SUTs that run graphs (GraphSut, below): they take chain cases as well.
-  virtual bool RunsGraphs() const { return false; }
-  // After Run returned Ok: what the SUT says about that run (the implementation it used, whether
-  // the result is inexact). Empty by default.
-  virtual RunNotes LastRunNotes() const { return {}; }
-};
-
-// How a graph SUT's run ended: as ConvSut::Run's status says (Ok: the result is written), or in a
-// verdict the SUT reached on its own before any result, `status` then saying why.
+// How a SUT's run ended: as its status says (Ok: the result is written; Unsupported(reason): it
+// declines the case, verdict skipped; anything else: an error of the SUT), or in a verdict it
+// reached on its own before any result (a transform pipeline's broken_promise or shape_mismatch),
+// `status` then saying why.
 struct GraphRun {
   GraphRun(Status s = Status::Ok()) : status(std::move(s)) {}  // NOLINT: a status is a run's end
   static GraphRun Ended(Verdict v, std::string why) {
@@ -54,22 +43,34 @@ struct GraphRun {
   std::optional<Verdict> verdict;  // kBrokenPromise or kShapeMismatch
 };
 
-// A system under test that runs graphs (transform pipelines): it takes chain cases (buffers with
-// a chain_weight) as well as single convolutions, and its run may end in a verdict of its own:
-// the graph it made broke a pass's structural promise, or computes a result of another shape.
-class GraphSut : public ConvSut {
+// What the engine runs: a case's graph, the graph of `form` built from `p` (core/case_graphs.h),
+// in `direction`, on `buffers`.
+class Sut {
  public:
-  bool RunsGraphs() const final { return true; }
-  // The graph of `form` built from `p` (core/graph.h CaseGraph), in `direction`.
-  virtual GraphRun RunGraph(const ConvProblem& p, GraphForm form, Direction direction,
+  virtual ~Sut() = default;
+  virtual std::string name() const = 0;
+  virtual GraphRun RunGraph(const ConvProblem& p, const GraphForm& form, Direction direction,
                             const ConvBuffers& buffers) = 0;
-  // For callers that see a ConvSut: the form is the buffers' (a chain_weight makes it a chain),
-  // and a verdict of its own is an error that names it.
-  Status Run(const ConvProblem& p, Direction direction, const ConvBuffers& buffers) final {
-    const GraphForm form = buffers.chain_weight ? GraphForm::kChain : GraphForm::kConv;
-    GraphRun run = RunGraph(p, form, direction, buffers);
-    if (!run.verdict) return run.status;
-    return Status::Internal(std::string(VerdictName(*run.verdict)) + ": " + run.status.message());
+  // After a run that ended Ok: what the SUT says about it (the implementation it used, whether the
+  // result is inexact). Empty by default.
+  virtual RunNotes LastRunNotes() const { return {}; }
+};
+
+// A system under test that runs single convolutions: our kernels, plugins, processes, ATen's own
+// float32 paths, the kernel known bugs. It declines every graph form but the convolution alone;
+// whether a name runs graphs is the SUT registry's to say before any SUT is made
+// (harness/suts/sut_registry.h RunsGraphs).
+class ConvSut : public Sut {
+ public:
+  // Ok; Unsupported(reason) when it declines the configuration (verdict: skipped); anything else is
+  // an error of the system under test.
+  virtual Status Run(const ConvProblem& p, Direction direction, const ConvBuffers& buffers) = 0;
+  GraphRun RunGraph(const ConvProblem& p, const GraphForm& form, Direction direction,
+                    const ConvBuffers& buffers) final {
+    if (form != ConvForm())
+      return Status::Unsupported(name() + " runs single convolutions; a " + form.name +
+                                 " case needs a SUT that runs graphs (transform:…)");
+    return Run(p, direction, buffers);
   }
 };
 

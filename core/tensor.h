@@ -1,8 +1,10 @@
-// Tensors: values in PyTorch's logical shape, stored in any memory order. Kernels and the harness index
-// through strides, so one loop serves every layout (XNNPACK-style testers without copied index math).
+// Tensors: values in PyTorch's logical shape, stored in any memory order. Kernels and the harness
+// index through strides, so one loop serves every layout (XNNPACK-style testers without copied
+// index math).
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -72,15 +74,19 @@ struct CaseInputs {
   HostTensor weight;
   HostTensor bias;
   HostTensor grad_output;
-  HostTensor chain_weight;  // %w2 of a chain case (GraphForm::kChain); empty otherwise
+  // The vars a graph form adds (core/case_graphs.h FormVar: a chain's %w2), by name.
+  std::map<std::string, HostTensor> form_vars;
 };
 
 // The logical shape of the tensor a direction produces: y, dx or dw.
 inline Shape ResultShape(const ConvProblem& p, Direction d) {
   switch (d) {
-    case Direction::kForward: return p.output_shape();
-    case Direction::kBackwardData: return p.input_shape();
-    case Direction::kBackwardWeight: return p.weight_shape();
+    case Direction::kForward:
+      return p.output_shape();
+    case Direction::kBackwardData:
+      return p.input_shape();
+    case Direction::kBackwardWeight:
+      return p.weight_shape();
   }
   return {};
 }

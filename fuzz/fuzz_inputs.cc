@@ -105,11 +105,12 @@ void ByteDecoder(const std::string& bytes) {
   if (Status st = CheckLimits(c.problem, Limits{}); !st.ok())
     Broken("byte decoder", "decoded an unusable problem: " + st.message());
   if (c.problem.macs() > LargeMacs(options)) Broken("byte decoder", "over the MAC cap");
-  if (c.graph == GraphForm::kChain && !RunsGraphs(c.sut))
-    Broken("byte decoder", "decoded a chain for " + c.sut + ", which runs single convolutions");
-  // A large case may pass the ordinary cap (up to LargeMacs); a chain never does.
-  if (c.graph == GraphForm::kChain && CaseGraphMacs(c.problem, c.graph) > options.max_macs)
-    Broken("byte decoder", "a chain over the MAC cap");
+  if (*c.graph != ConvForm() && !RunsGraphs(c.sut))
+    Broken("byte decoder",
+           "decoded a " + c.graph->name + " for " + c.sut + ", which runs single convolutions");
+  // A large case may pass the ordinary cap (up to LargeMacs); a graph never does.
+  if (*c.graph != ConvForm() && FormMacs(*c.graph, c.problem) > options.max_macs)
+    Broken("byte decoder", "a " + c.graph->name + " over the MAC cap");
   Result<std::string> encoded = EncodeCase(c, options);
   if (encoded.ok() && !(DecodeCase(*encoded, options) == c))
     Broken("byte decoder", "EncodeCase returned bytes of another case");

@@ -6,7 +6,7 @@
 // SUTs: our own kernels; $CONVPARITY_FUZZ_SUT (comma-separated) picks others, e.g.
 // known-bug:tvm-9465 to hunt a reproduced historical bug. $CONVPARITY_FUZZ_MAX_MACS caps sizes.
 // The cases of SUTs that run graphs (transform:…, their known bugs) may be chains: the problem's
-// residual block (core/graph.h ChainGraph), the decoder's last choice.
+// residual block (core/case_graphs.h ChainGraph), the decoder's last choice.
 // Coverage: our libraries are instrumented, LibTorch is not, so the fuzzer steers by what our
 // kernels and harness do, not by ATen's internals.
 #include <cstdint>
@@ -26,7 +26,7 @@ namespace {
 
 struct Target {
   ByteDecoderOptions options;
-  std::map<std::string, std::unique_ptr<ConvSut>> suts;
+  std::map<std::string, std::unique_ptr<Sut>> suts;
   std::string out;
 };
 
@@ -37,7 +37,7 @@ Target& TheTarget() {
     if (!options.ok()) ExitOnBadSetup("fuzz_parity", options.status());
     t->options = *options;
     for (const std::string& name : t->options.suts) {
-      Result<std::unique_ptr<ConvSut>> sut = MakeSut(name);
+      Result<std::unique_ptr<Sut>> sut = MakeSut(name);
       if (!sut.ok()) ExitOnBadSetup("fuzz_parity", sut.status());
       t->suts[name] = std::move(sut).value();
     }

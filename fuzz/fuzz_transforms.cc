@@ -1,11 +1,11 @@
 // libFuzzer target over the graph transforms (kernels/graph/passes.h): bytes → a case (the byte
 // decoder, as fuzz_parity reads it, so its seeds serve here too; every case chooses its graph form,
-// as a graph SUT's does) → the case's graph (core/graph.h CaseGraph: the convolution or its
-// residual block, or its Gradient for a backward direction) → a pipeline of passes → both graphs
-// interpreted on our kernels with exact fill. They must agree bitwise (every partial sum is exact,
-// so no summation order can excuse a difference), every pass must succeed, keep shapes and keep its
-// structural promise. No oracle: the untransformed graph is the reference, which makes this target
-// fast.
+// as a graph SUT's does) → the case's graph (core/case_graphs.h: the convolution or the graph
+// of the case's form, or its Gradient for a backward direction) → a pipeline of passes → both
+// graphs interpreted on our kernels with exact fill. They must agree bitwise (every partial sum is
+// exact, so no summation order can excuse a difference), every pass must succeed, keep shapes and
+// keep its structural promise. No oracle: the untransformed graph is the reference, which makes
+// this target fast.
 //
 // Bytes after the case: whether the weights are frozen into constants (what fold_constants and
 // convert_layout work on), the pipeline's length (1–4) and its passes, each by index. The passes
@@ -65,22 +65,25 @@ Target& TheTarget() {
 }
 
 // The vars of `g` bound to the case's filled inputs, in the problem's memory layouts (a var's
-// shape is its tensor in memory order; a chain's %w2 is in its residual convolution's). A var the
-// direction does not read is bound to zeros.
-GraphBindings Bind(const Graph& g, const ConvProblem& p, const CaseInputs& in) {
+// shape is its tensor in memory order; a form's own var is in its FormVar's). A var the direction
+// does not read is bound to zeros.
+GraphBindings Bind(const Graph& g, const ConvProblem& p, const std::vector<FormVar>& form_vars,
+                   const CaseInputs& in) {
   GraphBindings vars;
   for (const Node& n : g.nodes) {
     if (n.op != OpKind::kVar) continue;
+    const auto own = std::find_if(form_vars.begin(), form_vars.end(),
+                                  [&](const FormVar& v) { return v.name == n.name; });
     const HostTensor* logical = n.name == "x"             ? &in.input
                                 : n.name == "w"           ? &in.weight
                                 : n.name == "b"           ? &in.bias
                                 : n.name == "grad_output" ? &in.grad_output
-                                : n.name == "w2"          ? &in.chain_weight
+                                : own != form_vars.end()  ? &in.form_vars.find(n.name)->second
                                                           : nullptr;
-    const std::vector<int> order = n.name == "w"    ? WeightMemoryOrder(p)
-                                   : n.name == "w2" ? WeightMemoryOrder(ResidualConv(p))
-                                   : n.name == "b"  ? std::vector<int>{0}
-                                                    : DataMemoryOrder(p);
+    const std::vector<int> order = n.name == "w"            ? WeightMemoryOrder(p)
+                                   : own != form_vars.end() ? own->memory_order
+                                   : n.name == "b"          ? std::vector<int>{0}
+                                                            : DataMemoryOrder(p);
     HostTensor t{n.shape, {}};
     t.values = logical != nullptr && !logical->values.empty()
                    ? ToMemoryOrder(*logical, order)
@@ -90,11 +93,13 @@ GraphBindings Bind(const Graph& g, const ConvProblem& p, const CaseInputs& in) {
   return vars;
 }
 
-// Frozen weights: the weight (and bias, and a chain's %w2) vars become constants holding their
+// Frozen weights: the weight (and bias, and a form's own) vars become constants holding their
 // bound values.
-void Freeze(Graph& g, GraphBindings& vars) {
+void Freeze(Graph& g, const std::vector<FormVar>& form_vars, GraphBindings& vars) {
   for (Node& n : g.nodes) {
-    if (n.op != OpKind::kVar || (n.name != "w" && n.name != "b" && n.name != "w2")) continue;
+    const bool own = std::any_of(form_vars.begin(), form_vars.end(),
+                                 [&](const FormVar& v) { return v.name == n.name; });
+    if (n.op != OpKind::kVar || (n.name != "w" && n.name != "b" && !own)) continue;
     n.op = OpKind::kConst;
     n.value = vars[n.name];
     vars.erase(n.name);
@@ -136,14 +141,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ByteReader rest(data + std::min(used, size), size - std::min(used, size));
   const ConvProblem& p = c.problem;
   const Direction d = c.direction;
-  if (!ChooseExactRange(p, d, c.graph).exact) return 0;  // bitwise equality needs exact sums
+  if (!ChooseExactRange(p, d, *c.graph).exact) return 0;  // bitwise equality needs exact sums
   const bool freeze = rest.Int(0, 1) == 1 && d != Direction::kBackwardWeight;
   std::vector<const PassInfo*> pipeline(static_cast<size_t>(rest.Int(1, kMaxPipeline)));
   for (const PassInfo*& pass : pipeline)
     pass = t.passes[static_cast<size_t>(rest.Int(0, static_cast<int64_t>(t.passes.size()) - 1))];
 
   // The depthwise multiplier representation is what canonicalize_depthwise rewrites.
-  const Graph forward = CaseGraph(p, c.graph, /*multiplier_weight=*/c.seed % 2 == 1);
+  const Graph forward = c.graph->build(p, /*multiplier_weight=*/c.seed % 2 == 1);
   std::vector<std::string> steps;
   Graph original = forward;
   if (d != Direction::kForward) {
@@ -152,9 +157,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!grad.ok()) Finding(t, c, steps, freeze, "gradient failed: " + grad.status().message());
     original = *grad;
   }
-  const CaseInputs inputs = FillInputs(p, d, Fill::kExact, c.seed, c.graph);
-  GraphBindings vars = Bind(original, p, inputs);
-  if (freeze) Freeze(original, vars);
+  const CaseInputs inputs = FillInputs(p, d, Fill::kExact, c.seed, *c.graph);
+  const std::vector<FormVar> form_vars = c.graph->vars(p);
+  GraphBindings vars = Bind(original, p, form_vars, inputs);
+  if (freeze) Freeze(original, form_vars, vars);
   if (Status st = InferShapes(original); !st.ok())
     Finding(t, c, steps, freeze, "the starting graph is malformed: " + st.message());
 

@@ -63,13 +63,17 @@ bool RunsGraphs(const std::string& sut, const ByteDecoderOptions& o) {
   return o.runs_graphs && o.runs_graphs(sut);
 }
 
-// The residual block of p (core/graph.h ChainGraph) fits the caps: both convolutions' multiply-adds
-// together, and the second one's tensors (its input and output have p's output shape; its weight
-// is C_out × C_out/g × kernel).
-bool ChainFitsCaps(const ConvProblem& p, const ByteDecoderOptions& o) {
-  return !OverCaps(p, o) && !OverCaps(ResidualConv(p), o) &&
-         CaseGraphMacs(p, GraphForm::kChain) <= std::max<int64_t>(o.max_macs, 1);
+// The form's graph of p (core/case_graphs.h) fits the caps: every convolution's tensors, and their
+// multiply-adds together.
+bool GraphFitsCaps(const GraphForm& form, const ConvProblem& p, const ByteDecoderOptions& o) {
+  Result<std::vector<ConvProblem>> convs = FormConvs(form, p);
+  if (!convs.ok()) return false;
+  for (const ConvProblem& q : *convs)
+    if (OverCaps(q, o)) return false;
+  return FormMacs(form, p) <= std::max<int64_t>(o.max_macs, 1);
 }
+
+int64_t FormIndex(const GraphForm& form) { return &form - GraphForms().data(); }
 
 // Halves the largest size (batch, groups, channels per group, each input's excess over its floor)
 // until the problem fits the caps; then shortens kernels; at last drops padding (a
@@ -148,12 +152,15 @@ ConvCase Build(ByteStream& s, const ConvCase& t, const Recipe* want, const ByteD
   const Recipe r = ByteRecipe(o).run(s, want);
   c.problem = recipe::Assemble(r);
   c.seed = s.U64(&t.seed);
-  // Last (see the NOTE in the header). The block is judged after FitToCaps, on the problem the
-  // case ends with; over the caps, the chain clamps to the convolution alone.
-  const int64_t chain_wanted = t.graph == GraphForm::kChain ? 1 : 0;
-  const bool chain = RunsGraphs(c.sut, o) && s.Int(0, 1, &chain_wanted, "graph chain") == 1;
+  // Last (see the NOTE in the header). The graph is judged after FitToCaps, on the problem the
+  // case ends with; over the caps, it clamps to the convolution alone.
+  const int64_t form_wanted = FormIndex(*t.graph);
+  const int64_t last_form = static_cast<int64_t>(GraphForms().size()) - 1;
+  const GraphForm& form = RunsGraphs(c.sut, o)
+                              ? GraphForms()[s.Int(0, last_form, &form_wanted, "graph form")]
+                              : ConvForm();
   FitToCaps(c.problem, o, r.large);
-  if (chain && ChainFitsCaps(c.problem, o)) c.graph = GraphForm::kChain;
+  if (GraphFitsCaps(form, c.problem, o)) c.graph = &form;
   return c;
 }
 
@@ -208,14 +215,14 @@ Result<std::string> EncodeCase(const ConvCase& c, const ByteDecoderOptions& opti
           : std::find(options.suts.begin(), options.suts.end(), c.sut) == options.suts.end())
     return Status::Invalid("sut '" + c.sut + "' is not one of the byte decoder's SUTs");
   if (Status st = Validate(c.problem); !st.ok()) return st.WithContext("problem");
-  if (c.graph == GraphForm::kChain && !RunsGraphs(c.sut, options))
-    return Status::Invalid("graph: the byte format carries chains only for SUTs that run " +
-                           std::string("graphs, not '") + c.sut + "'");
-  if (c.graph == GraphForm::kChain && !OverCaps(c.problem, options) &&
-      !ChainFitsCaps(c.problem, options))
-    return Status::Invalid("graph: the chain (" +
-                           std::to_string(CaseGraphMacs(c.problem, GraphForm::kChain)) +
-                           " multiply-adds with its residual convolution) is over the byte "
+  if (*c.graph != ConvForm() && !RunsGraphs(c.sut, options))
+    return Status::Invalid("graph: the byte format carries " + c.graph->name +
+                           " cases only for SUTs that run graphs, not '" + c.sut + "'");
+  if (*c.graph != ConvForm() && !OverCaps(c.problem, options) &&
+      !GraphFitsCaps(*c.graph, c.problem, options))
+    return Status::Invalid("graph: the " + c.graph->name + " (" +
+                           std::to_string(FormMacs(*c.graph, c.problem)) +
+                           " multiply-adds in all) is over the byte "
                            "decoder's caps (max_macs " +
                            std::to_string(options.max_macs) + ", max_tensor_elements " +
                            std::to_string(options.max_tensor_elements) + "); as a conv it fits");

@@ -11,8 +11,8 @@
 // the generator does; a value in a range of n takes ⌈log256 n⌉ bytes, little-endian, reduced
 // modulo n; missing bytes read as zero, and the zero of every choice is its plainest option.
 // Decoding is total: it clamps, it never rejects; every problem it yields passes Validate() and
-// stays under the caps, and so does every chain's residual block (a chain whose block is over
-// them decodes as the convolution alone).
+// stays under the caps, and so does every graph form's whole graph (one over them decodes as the
+// convolution alone).
 //
 // NOTE: the format follows the recipe: a change of the recipe's choices changes what stored
 // inputs decode to (they still decode to valid cases). Seeds are built from the corpus, not kept
@@ -39,8 +39,8 @@ struct ByteDecoderOptions {
   // The case's SUT is one of these, chosen by a byte. Empty: the case keeps ConvCase's default SUT.
   std::vector<std::string> suts;
   // Whether a SUT runs graphs (transform pipelines; harness/suts/sut_registry.h RunsGraphs): the
-  // cases of those SUTs choose their graph form, conv or chain. Null: no SUT does, every case is a
-  // conv. A predicate, not a list: generators/ knows no SUT; the harness fills it
+  // cases of those SUTs choose their graph form (core/case_graphs.h). Null: no SUT does, every case
+  // is a conv. A predicate, not a list: generators/ knows no SUT; the harness fills it
   // (FuzzDecoderOptions).
   std::function<bool(const std::string&)> runs_graphs;
   int64_t max_macs = defaults::kMaxMacs;
@@ -76,10 +76,10 @@ int ChoiceBytes(uint64_t span);
 
 // Total: any bytes give a case whose problem passes Validate() and the caps of `options` (its
 // multiply-adds up to LargeMacs, a chain's whole block up to max_macs), with a
-// SUT from options.suts, expect = passed, no note and no transform; a chain only for a SUT that
-// options.runs_graphs, and only when the whole block (CaseGraphMacs, the residual convolution's
-// tensors) fits the caps too. `consumed` (may be null) receives how many bytes the case took, so
-// that a caller can read more choices after it.
+// SUT from options.suts, expect = passed, no note and no transform; a graph form other than conv
+// only for a SUT that options.runs_graphs, and only when its whole graph (every convolution's
+// tensors, FormMacs) fits the caps too. `consumed` (may be null) receives how many bytes the case
+// took, so that a caller can read more choices after it.
 ConvCase DecodeCase(const uint8_t* data, size_t size, const ByteDecoderOptions& options,
                     size_t* consumed = nullptr);
 inline ConvCase DecodeCase(const std::string& bytes, const ByteDecoderOptions& options) {

@@ -63,18 +63,10 @@ HostTensor FillTensor(const Shape& shape, TensorId id, Role role, Fill fill,
 
 }  // namespace
 
-ExactRange ChooseExactRange(const ConvProblem& p, Direction d, GraphForm form) {
+ExactRange ChooseExactRange(const ConvProblem& p, Direction d, const GraphForm& form) {
   const int64_t k = ReductionLength(p, d);
   const bool has_bias = d == Direction::kForward && p.bias;
-  // A chain's worst case is the first convolution's times (2·K2 + 1): the add of y1 and the
-  // residual convolution's K2 terms of ±2·y1 (or, backward, of the gradient through it).
-  const int64_t chain_factor =
-      form == GraphForm::kChain
-          ? 1 + kExactChainWeight *
-                    std::max(ReductionLength(ResidualConv(p), Direction::kForward),
-                             ReductionLength(ResidualConv(p), Direction::kBackwardData))
-          : 1;
-  const int64_t limit = kExactSumLimit / chain_factor;
+  const int64_t limit = kExactSumLimit / form.exact_growth(p);
   // The largest R whose worst case, every term at ±R·R with one sign plus the bias, stays under the
   // limit. Checked by division so that no product can overflow.
   for (int64_t r = kMaxExactRange; r >= 1; --r) {
@@ -85,7 +77,7 @@ ExactRange ChooseExactRange(const ConvProblem& p, Direction d, GraphForm form) {
 }
 
 CaseInputs FillInputs(const ConvProblem& p, Direction d, Fill fill, uint64_t seed,
-                      GraphForm form) {
+                      const GraphForm& form) {
   const ExactRange exact = ChooseExactRange(p, d, form);
   CaseInputs in;
   auto make = [&](const Shape& shape, TensorId id, Role role) {
@@ -106,13 +98,14 @@ CaseInputs FillInputs(const ConvProblem& p, Direction d, Fill fill, uint64_t see
       in.grad_output = make(p.output_shape(), TensorId::kGradOutput, Role::kWeight);
       break;
   }
-  if (form == GraphForm::kChain) {
-    ExactRange unit = exact;
-    unit.weight_range = 1;
-    in.chain_weight = FillTensor(ResidualConv(p).weight_shape(), TensorId::kChainWeight,
-                                 Role::kWeight, fill, unit, seed);
+  ExactRange unit = exact;
+  unit.weight_range = 1;
+  for (const FormVar& var : form.vars(p)) {
+    HostTensor t =
+        FillTensor(var.shape, static_cast<TensorId>(var.stream), Role::kWeight, fill, unit, seed);
     if (fill == Fill::kExact)
-      for (float& v : in.chain_weight.values) v *= kExactChainWeight;
+      for (float& v : t.values) v *= static_cast<float>(var.exact_scale);
+    in.form_vars[var.name] = std::move(t);
   }
   return in;
 }

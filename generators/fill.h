@@ -27,12 +27,9 @@ constexpr int64_t kExactSumLimit = int64_t{1} << 22;
 // little and eat into the room for long reductions.
 constexpr int64_t kMaxExactRange = 4;
 
-// A chain (core/graph.h ChainGraph) adds the residual convolution's result to the first one's: in
-// exact mode its %w2 is ±2, so that y1 + w2·y1 never cancels to zero where y1 is odd (with ±1, half
-// of all 1×1 single-channel blocks would be exactly zero), and the first convolution's ranges leave
-// room for the factor 2·K2 + 1.
-constexpr int64_t kExactChainWeight = 2;
-ExactRange ChooseExactRange(const ConvProblem& p, Direction d, GraphForm form = GraphForm::kConv);
+// A graph form that does more after the convolution (core/case_graphs.h) leaves room for it: the
+// convolution's limit is divided by the form's exact_growth.
+ExactRange ChooseExactRange(const ConvProblem& p, Direction d, const GraphForm& form = ConvForm());
 
 // Stream ids for MixSeed(seed, id): one independent stream per tensor, fixed forever (changing them
 // changes every stored case's data).
@@ -41,13 +38,14 @@ enum class TensorId : uint64_t {
   kWeight = 2,
   kBias = 3,
   kGradOutput = 4,
-  kChainWeight = 5,
+  kChainWeight = 5,  // the chain's %w2 (core/case_graphs.cc)
 };
 
 // Fills the tensors `d` reads, in logical order, with shapes p.input_shape(), p.weight_shape(),
-// p.bias_shape(), p.output_shape(); the others stay empty. A chain also gets %w2, the residual
-// convolution's weight (ResidualConv(p).weight_shape(), read in every direction; the chain's
-// backward directions differentiate the block without p's bias, which no gradient needs).
+// p.bias_shape(), p.output_shape(); the others stay empty. A graph form's own vars (a chain's %w2)
+// are read in every direction: each is filled on its stream, as a weight, with range 1 times its
+// exact_scale in exact mode (a graph's backward directions differentiate it without p's bias,
+// which no gradient needs).
 //   kExact:    integers of ChooseExactRange (with range 1 when even that is not exact: check
 //              ChooseExactRange(p, d).exact and skip the case).
 //   kUniform:  uniform in [-1, 1), multiples of 2^-23.
@@ -55,6 +53,6 @@ enum class TensorId : uint64_t {
 //   kWide:     ±m · 2^e, m in [1, 2) with 24 significant bits, e uniform in [-8, 8]: products and
 //              sums of any feasible length neither underflow to subnormals nor overflow.
 CaseInputs FillInputs(const ConvProblem& p, Direction d, Fill fill, uint64_t seed,
-                      GraphForm form = GraphForm::kConv);
+                      const GraphForm& form = ConvForm());
 
 }  // namespace convparity

@@ -1,5 +1,6 @@
 #include "reports/python_snippet.h"
 
+#include <map>
 #include <optional>
 #include <sstream>
 #include <vector>
@@ -154,6 +155,30 @@ void WriteSutValues(std::ostream& py, const ConvCase& c, const Judgement& j) {
      << "[index].item()!r}, the SUT {got!r}\")\n";
 }
 
+// A var of the case's graph form: its values when the snippet carries them, else random.
+void WriteFormVar(std::ostream& py, const FormVar& var, const CaseInputs* in) {
+  if (in)
+    WriteTensor(py, var.name, var.shape, &in->form_vars.at(var.name));
+  else
+    py << var.name << " = torch.randn(" << Join(var.shape) << ", dtype=torch.float64)\n";
+}
+
+// The PyTorch text of what a graph form (core/case_graphs.h) does after the problem's convolution,
+// whose result is `y`; it leaves the graph's result in `y`. One for each form but conv.
+using FormText = void (*)(std::ostream& py, const ConvProblem& p, const CaseInputs* in);
+
+void ChainText(std::ostream& py, const ConvProblem& p, const CaseInputs* in) {
+  py << "# The chain: y + a second convolution of y (core/graph.h ChainGraph).\n";
+  WriteFormVar(py, ChainForm().vars(p).at(0), in);
+  WriteConv(py, ResidualConv(p), "y", "w2", "None", "y2");
+  py << "y = y + y2\n";
+}
+
+const std::map<std::string, FormText>& FormTexts() {
+  static const std::map<std::string, FormText> texts{{"chain", ChainText}};
+  return texts;
+}
+
 }  // namespace
 
 int64_t SnippetValueCount(const ConvCase& c) {
@@ -164,7 +189,7 @@ int64_t SnippetValueCount(const ConvCase& c) {
   if (ReadsWeight(d)) n += NumElements(p.weight_shape());
   if (d == Direction::kForward && p.bias) n += p.out_channels;
   if (d != Direction::kForward) n += NumElements(p.output_shape());
-  if (c.graph == GraphForm::kChain) n += NumElements(ResidualConv(p).weight_shape());
+  for (const FormVar& var : c.graph->vars(p)) n += NumElements(var.shape);
   return n;
 }
 
@@ -182,7 +207,7 @@ std::string PythonSnippet(const ConvCase& c, const SnippetValues* given, const J
   const CaseInputs* in = values ? &values->inputs : nullptr;
   std::ostringstream py;
   py << "# convparity: the float64 reference of " << CaseDescriptor(p, c.direction)
-     << (c.graph == GraphForm::kChain ? " as a chain" : "") << "\n"
+     << (*c.graph != ConvForm() ? " as a " + c.graph->name : "") << "\n"
      << "# (sut " << CommentText(c.sut) << ", fill " << FillName(c.fill) << ", seed " << c.seed
      << ").\n";
   if (values) {
@@ -235,15 +260,13 @@ std::string PythonSnippet(const ConvCase& c, const SnippetValues* given, const J
   if (c.direction == Direction::kBackwardWeight) py << "w.requires_grad_()\n";
 
   WriteConv(py, p, "x", "w", p.bias ? "b" : "None", "y");
-  if (c.graph == GraphForm::kChain) {
-    const ConvProblem q = ResidualConv(p);
-    py << "# The chain: y + a second convolution of y (core/graph.h ChainGraph).\n";
-    if (values)
-      WriteTensor(py, "w2", q.weight_shape(), &in->chain_weight);
+  if (*c.graph != ConvForm()) {
+    auto text = FormTexts().find(c.graph->name);
+    if (text == FormTexts().end())
+      py << "# NOTE: no PyTorch text for the graph form " << c.graph->name
+         << " yet: this is its convolution alone.\n";
     else
-      py << "w2 = torch.randn(" << Join(q.weight_shape()) << ", dtype=torch.float64)\n";
-    WriteConv(py, q, "y", "w2", "None", "y2");
-    py << "y = y + y2\n";
+      text->second(py, p, in);
   }
 
   const std::string result = ResultName(c.direction);

@@ -60,18 +60,6 @@ std::vector<std::string> Axes(const ConvProblem& p, Direction d) {
   return axes;
 }
 
-Shape JudgedShape(const ConvProblem& p, Direction d) {
-  switch (d) {
-    case Direction::kForward:
-      return p.output_shape();
-    case Direction::kBackwardData:
-      return p.input_shape();
-    case Direction::kBackwardWeight:
-      return p.weight_shape();
-  }
-  return {};
-}
-
 json ElementJson(const std::optional<ElementReport>& e) {
   if (!e) return nullptr;
   return {{"index", e->index},
@@ -85,7 +73,7 @@ json MetricsJson(const ConvCase& c, const Judgement& j) {
   const double share = j.elements > 0 ? static_cast<double>(j.mismatches) / j.elements : 0.0;
   json metrics = {{"tensor", TensorName(c.direction)},
                   {"axes", Axes(c.problem, c.direction)},
-                  {"shape", JudgedShape(c.problem, c.direction)},
+                  {"shape", ResultShape(c.problem, c.direction)},
                   {"elements", j.elements},
                   {"mismatches", j.mismatches},
                   {"mismatch_share", RealToJson(share)},
@@ -132,9 +120,10 @@ json ReportJson(const Finding& f, const ToolInfo& tool, const std::string& case_
       {"case_file", case_file.empty() ? json(nullptr) : json(case_file)},
       {"command", case_file.empty() ? descriptor_command
                                     : "convparity repro " + ShellQuote(case_file) + repro_flags},
-      // A transform or chain case's graph, and a case's algorithm, live only in its case file.
+      // A transform case's graphs, a graph form, and a case's algorithm live only in its case
+      // file.
       {"descriptor_command",
-       !m.transform && m.graph == GraphForm::kConv && m.algorithm == Algorithm::kDirect
+       !m.transform && *m.graph == ConvForm() && m.algorithm == Algorithm::kDirect
            ? json(descriptor_command)
            : json()}};
   json report = {{"schema", kReportSchema},

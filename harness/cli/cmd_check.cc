@@ -60,7 +60,7 @@ Result<std::vector<ConvCase>> CasesFromDescriptor(const std::string& text, const
     for (Direction d : directions)
       for (Fill fill : *fills) {
         cases.push_back(ConvCase{parsed->problem, d, sut, fill, f.seed});
-        if (f.graph == GraphFormName(GraphForm::kChain)) cases.back().graph = GraphForm::kChain;
+        cases.back().graph = FindGraphForm(f.graph);  // the flag's validator knows the names
       }
   return cases;
 }
@@ -77,8 +77,7 @@ Status CheckSutNames(const std::vector<ConvCase>& cases, const SutConfig& config
   std::set<std::string> seen;
   for (const ConvCase& c : cases)
     if (seen.insert(c.sut).second)
-      if (Result<std::unique_ptr<ConvSut>> sut = MakeSut(c.sut, config); !sut.ok())
-        return sut.status();
+      if (Result<std::unique_ptr<Sut>> sut = MakeSut(c.sut, config); !sut.ok()) return sut.status();
   return Status::Ok();
 }
 

@@ -33,8 +33,7 @@ Result<ByteDecoderOptions> CheckedOptions(const Flags& f, const SutConfig& confi
   Result<ByteDecoderOptions> o = FuzzDecoderOptions(f.suts, max_macs_given ? f.max_macs : 0);
   if (!o.ok()) return o.status();
   for (const std::string& name : o->suts)
-    if (Result<std::unique_ptr<ConvSut>> sut = MakeSut(name, config); !sut.ok())
-      return sut.status();
+    if (Result<std::unique_ptr<Sut>> sut = MakeSut(name, config); !sut.ok()) return sut.status();
   return o;
 }
 
@@ -124,8 +123,8 @@ int RunExportFuzzSeeds(const std::vector<std::string>& paths, const Flags& f,
     }
     if (std::find(options->suts.begin(), options->suts.end(), c.sut) == options->suts.end())
       c.sut = options->suts.front();
-    // Likewise a chain given to a SUT that runs single convolutions seeds its convolution.
-    if (c.graph == GraphForm::kChain && !options->runs_graphs(c.sut)) c.graph = GraphForm::kConv;
+    // Likewise a graph given to a SUT that runs single convolutions seeds its convolution.
+    if (*c.graph != ConvForm() && !options->runs_graphs(c.sut)) c.graph = &ConvForm();
     Result<std::string> bytes = EncodeCase(c, *options);
     Status st;
     if (target == "parity") {

@@ -37,6 +37,8 @@ int RunList(const Flags& f, const SutConfig& config) {
         row["transform"] = std::string(kTransformSutPrefix) + bug.pipeline;
       j["known_bugs"].push_back(std::move(row));
     }
+    for (const GraphForm& form : GraphForms())
+      j["graph_forms"].push_back({{"name", form.name}, {"description", form.summary}});
     std::printf("%s\n", j.dump(2).c_str());
     return kExitParity;
   }
@@ -44,6 +46,9 @@ int RunList(const Flags& f, const SutConfig& config) {
   for (const auto& [name, what] : suts) std::printf("  %-36s %s\n", name.c_str(), what.c_str());
   std::printf("directions: fwd bwd_data bwd_weight (ordinary and transposed)\n");
   std::printf("fills: exact uniform positive wide (random = the last three)\n");
+  std::printf("graph forms (--graph, a case file's \"graph\"):\n");
+  for (const GraphForm& form : GraphForms())
+    std::printf("  %-36s %s\n", form.name.c_str(), form.summary.c_str());
   return kExitParity;
 }
 

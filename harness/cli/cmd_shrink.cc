@@ -28,7 +28,7 @@ int RunShrink(const std::string& case_path, const Flags& f, const CheckContext& 
   // is bad input (exit 2), not a verdict.
   if (Status st = CheckCaseLimits(original, context.limits); !st.ok())
     return Fail(st.WithContext(case_path));
-  if (Result<std::unique_ptr<ConvSut>> sut = MakeSut(original.sut, context.suts); !sut.ok())
+  if (Result<std::unique_ptr<Sut>> sut = MakeSut(original.sut, context.suts); !sut.ok())
     return Fail(sut.status().WithContext(case_path));
   const CaseOutcome first =
       MakeRunner({IsolationFor(f), f.timeout, 1, context})->Check(original, {original.sut})[0];

@@ -55,8 +55,11 @@ const CLI::Validator kAnyValue;
 const CLI::Validator kPositiveSeconds = NumberFrom(0, true, HUGE_VAL, "a number of seconds > 0");
 const CLI::Validator kJobs = CLI::Range(1, 256);
 const CLI::Validator kIsolation = CLI::IsMember({"none", "worker", "case"});
-const CLI::Validator kGraphForm =
-    CLI::IsMember({GraphFormName(GraphForm::kConv), GraphFormName(GraphForm::kChain)});
+const CLI::Validator kGraphForm = CLI::IsMember([] {
+  std::vector<std::string> names;
+  for (const GraphForm& form : GraphForms()) names.push_back(form.name);
+  return names;
+}());
 const CLI::Validator kDriver = CLI::IsMember({"auto", "conv", "deconv"});
 const CLI::Validator kSeedTarget = CLI::IsMember({"parity", "inputs"});
 

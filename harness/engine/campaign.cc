@@ -142,7 +142,7 @@ class Campaign {
           AddGenerateTime(std::chrono::duration<double>(Clock::now() - t0).count());
           Drawn d{i, drawn, c, {}};
           d.suts =  // + a random pipeline; a chain for graph SUTs only
-              CampaignCaseSuts(suts_, o_.check.suts, o_.suts.empty(), o_.seed, i, c.graph);
+              CampaignCaseSuts(suts_, o_.check.suts, o_.suts.empty(), o_.seed, i, *c.graph);
           const std::vector<std::string> suts = d.suts;  // d moves into the list
           in_flight.Submit(c, suts, std::move(d));
           return true;
@@ -338,7 +338,7 @@ bool CampaignStopRequested() { return g_stop; }
 Result<CampaignSummary> RunCampaign(const CampaignOptions& options, const CampaignHooks& hooks) {
   std::vector<std::string> suts = options.suts.empty() ? OurSutNames() : options.suts;
   for (const std::string& name : suts)  // fail fast on a name no worker could make
-    if (Result<std::unique_ptr<ConvSut>> sut = MakeSut(name, options.check.suts); !sut.ok())
+    if (Result<std::unique_ptr<Sut>> sut = MakeSut(name, options.check.suts); !sut.ok())
       return sut.status();
   if (options.fills.empty()) return Status::Invalid("no fill selected");
   if (options.shard_count < 1 || options.shard_index < 0 ||

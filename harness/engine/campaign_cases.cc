@@ -15,7 +15,7 @@ DrawnCase DrawCase(const CampaignOptions& o, const rc::Gen<ConvProblem>& gen,
   const size_t nd = directions.size();
   rc::Shrinkable<ConvProblem> problem =
       gen(rc::Random(MixSeed(o.seed, static_cast<uint64_t>(i))), rc::kNominalSize);
-  const GraphForm graph = CampaignGraphForm(problem.value(), suts, o.check.suts, o.max_macs, i);
+  const GraphForm* graph = &CampaignGraphForm(problem.value(), suts, o.check.suts, o.max_macs, i);
   return {std::move(problem), directions[i % nd], o.fills[(i / nd) % o.fills.size()],
           MixSeed(o.seed ^ 0x5EEDull, static_cast<uint64_t>(i)), graph};
 }

@@ -20,7 +20,7 @@ struct DrawnCase {
   Direction direction;
   Fill fill;
   uint64_t seed;
-  GraphForm graph;
+  const GraphForm* graph;
 
   ConvCase Case() const {
     ConvCase c{problem.value(), direction, "", fill, seed};

@@ -76,7 +76,7 @@ class IsolatedRunner : public CaseRunner {
 
   void Submit(const ConvCase& c, const std::vector<std::string>& suts) override {
     queue_.push_back({next_id_++, c, suts, std::vector<CaseOutcome>(suts.size())});
-    queue_.back().macs = CaseGraphMacs(c.problem, c.graph);
+    queue_.back().macs = FormMacs(*c.graph, c.problem);
     if (worker_.running()) Send(queue_.back());
     // else the next Next() starts a worker and sends everything queued
   }

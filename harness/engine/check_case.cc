@@ -59,20 +59,27 @@ std::string Summary(const Judgement& j) {
   }
 }
 
-// The reference of a chain case: the graph the SUT starts from (ChainGraph), evaluated in float64
-// with its vars in their memory orders; the result comes back in logical order.
-Result<OracleOutput> ComputeChain(const ConvProblem& p, Direction d, const CaseInputs& in,
-                                  bool with_magnitude, int64_t& bound_reduction_length) {
-  const ConvProblem q = ResidualConv(p);
+// The reference of a case whose form is a graph (not the convolution alone): the graph the SUT
+// starts from, evaluated in float64 with its vars in their memory orders; the result comes back in
+// logical order.
+Result<OracleOutput> ComputeFormGraph(const ConvProblem& p, const GraphForm& form, Direction d,
+                                      const CaseInputs& in, bool with_magnitude,
+                                      int64_t& bound_reduction_length) {
   const bool forward = d == Direction::kForward;
   ConvProblem graph_problem = p;
   graph_problem.bias = p.bias && forward;  // backward directions differentiate it without
-  Graph g = ChainGraph(graph_problem);
-  CP_RETURN_IF_ERROR(InferShapes(g).WithContext("the chain graph"));
+  Graph g = form.build(graph_problem, /*multiplier_weight=*/false);
+  CP_RETURN_IF_ERROR(InferShapes(g).WithContext("the " + form.name + " graph"));
   auto memory = [](const HostTensor& t, const std::vector<int>& order) {
     return HostTensor{MemoryShape(t.shape, order), ToMemoryOrder(t, order)};
   };
-  GraphInputs vars{{"w2", memory(in.chain_weight, WeightMemoryOrder(q))}};
+  GraphInputs vars;
+  for (const FormVar& var : form.vars(p)) {
+    auto filled = in.form_vars.find(var.name);
+    if (filled == in.form_vars.end())
+      return Status::Internal("the " + form.name + " graph's %" + var.name + " was not filled");
+    vars[var.name] = memory(filled->second, var.memory_order);
+  }
   if (d != Direction::kBackwardData) vars["x"] = memory(in.input, DataMemoryOrder(p));
   if (d != Direction::kBackwardWeight) vars["w"] = memory(in.weight, WeightMemoryOrder(p));
   if (graph_problem.bias) vars["b"] = in.bias;
@@ -101,8 +108,9 @@ Result<OracleOutput> ComputeChain(const ConvProblem& p, Direction d, const CaseI
     return r;
   };
   if (NumElements(ref->result.shape) != NumElements(shape))
-    return Status::Internal("the chain's reference has shape " + ShapeText(ref->result.shape) +
-                            ", expected " + ShapeText(shape) + " in memory order");
+    return Status::Internal("the " + form.name + " graph's reference has shape " +
+                            ShapeText(ref->result.shape) + ", expected " + ShapeText(shape) +
+                            " in memory order");
   bound_reduction_length =
       static_cast<int64_t>(std::ceil(ref->root_reduction_sum * ref->root_reduction_sum));
   return OracleOutput{logical(ref->result), logical(ref->magnitude)};
@@ -112,9 +120,9 @@ Result<OracleOutput> ComputeChain(const ConvProblem& p, Direction d, const CaseI
 Result<OracleOutput> ComputeOn(const PreparedCase& prep, const CaseInputs& in,
                                bool with_magnitude) {
   int64_t unused_reduction_length = 0;
-  return prep.c.graph == GraphForm::kChain
-             ? ComputeChain(prep.c.problem, prep.c.direction, in, with_magnitude,
-                            unused_reduction_length)
+  return *prep.c.graph != ConvForm()
+             ? ComputeFormGraph(prep.c.problem, *prep.c.graph, prep.c.direction, in, with_magnitude,
+                                unused_reduction_length)
              : TorchOracle::Compute(prep.c.problem, prep.c.direction, in, with_magnitude);
 }
 
@@ -130,16 +138,16 @@ Result<RefTensor> MagnitudeOf(const PreparedCase& prep) {
 
 std::vector<double> ReachOf(const PreparedCase& prep) {
   CaseInputs ones = prep.inputs;
-  for (HostTensor* t :
-       {&ones.input, &ones.weight, &ones.bias, &ones.grad_output, &ones.chain_weight})
+  for (HostTensor* t : {&ones.input, &ones.weight, &ones.bias, &ones.grad_output})
     std::fill(t->values.begin(), t->values.end(), 1.0f);
+  for (auto& [name, t] : ones.form_vars) std::fill(t.values.begin(), t.values.end(), 1.0f);
   Result<OracleOutput> ref = ComputeOn(prep, ones, /*with_magnitude=*/false);
   if (!ref.ok()) return {};
   return std::move(ref).value().result.values;
 }
 
-SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs& inputs,
-              GraphForm form) {
+SutRun RunSut(Sut& sut, const ConvProblem& p, Direction d, const CaseInputs& inputs,
+              const GraphForm& form) {
   const std::vector<float> x = ToMemoryOrder(inputs.input, DataMemoryOrder(p));
   const std::vector<float> w = ToMemoryOrder(inputs.weight, WeightMemoryOrder(p));
   const std::vector<float> dy = ToMemoryOrder(inputs.grad_output, DataMemoryOrder(p));
@@ -151,21 +159,17 @@ SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs&
   buffers.bias = inputs.bias.values.empty() ? nullptr : inputs.bias.values.data();
   buffers.grad_output = dy.empty() ? nullptr : dy.data();
   buffers.result = result.data();
-  const std::vector<float> w2 =
-      inputs.chain_weight.values.empty()
-          ? std::vector<float>{}
-          : ToMemoryOrder(inputs.chain_weight, WeightMemoryOrder(ResidualConv(p)));
-  buffers.chain_weight = w2.empty() ? nullptr : w2.data();
+  std::map<std::string, std::vector<float>> form_vars;
+  for (const FormVar& var : form.vars(p))
+    if (auto filled = inputs.form_vars.find(var.name); filled != inputs.form_vars.end())
+      buffers.form_vars[var.name] =
+          (form_vars[var.name] = ToMemoryOrder(filled->second, var.memory_order)).data();
   SutRun run;
   Stopwatch clock;
   try {
-    if (auto* graph_sut = dynamic_cast<GraphSut*>(&sut)) {
-      GraphRun graph_run = graph_sut->RunGraph(p, form, d, buffers);
-      run.status = std::move(graph_run.status);
-      run.verdict = graph_run.verdict;
-    } else {
-      run.status = sut.Run(p, d, buffers);
-    }
+    GraphRun graph_run = sut.RunGraph(p, form, d, buffers);
+    run.status = std::move(graph_run.status);
+    run.verdict = graph_run.verdict;
     if (run.status.ok()) run.notes = sut.LastRunNotes();
   } catch (const std::exception& e) {
     run.status = Status::Internal(std::string("exception: ") + e.what());
@@ -177,12 +181,16 @@ SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs&
 
 Status CheckCaseLimits(const ConvCase& c, const Limits& limits) {
   CP_RETURN_IF_ERROR(CheckLimits(c.problem, limits));
-  if (c.graph != GraphForm::kChain) return Status::Ok();
-  CP_RETURN_IF_ERROR(
-      CheckLimits(ResidualConv(c.problem), limits).WithContext("the chain's residual convolution"));
-  const int64_t macs = CaseGraphMacs(c.problem, c.graph);
+  if (*c.graph == ConvForm()) return Status::Ok();
+  Result<std::vector<ConvProblem>> convs = FormConvs(*c.graph, c.problem);
+  if (!convs.ok()) return convs.status().WithContext("the " + c.graph->name + " graph");
+  for (size_t i = 1; i < convs->size(); ++i)
+    CP_RETURN_IF_ERROR(
+        CheckLimits((*convs)[i], limits)
+            .WithContext("the " + c.graph->name + "'s convolution " + std::to_string(i + 1)));
+  const int64_t macs = FormMacs(*c.graph, c.problem);
   if (macs > limits.max_macs)
-    return Status::Limit("the chain has " + std::to_string(macs) +
+    return Status::Limit("the " + c.graph->name + " has " + std::to_string(macs) +
                          " multiply-adds, over the limit of " + std::to_string(limits.max_macs) +
                          " (--max-macs)");
   return Status::Ok();
@@ -209,19 +217,19 @@ PreparedCase Prepare(const ConvCase& c, const CheckContext& context, bool with_r
     end(Verdict::kInvalid, st.message(), prep.timing.fill);
     return prep;
   }
-  const bool chain = c.graph == GraphForm::kChain;
-  if (c.fill == Fill::kExact && !ChooseExactRange(p, d, c.graph).exact) {
+  const bool graph = *c.graph != ConvForm();
+  if (c.fill == Fill::kExact && !ChooseExactRange(p, d, *c.graph).exact) {
     end(Verdict::kSkipped, "the reduction is too long for exact mode", prep.timing.fill);
     return prep;
   }
-  prep.inputs = FillInputs(p, d, c.fill, c.seed, c.graph);
+  prep.inputs = FillInputs(p, d, c.fill, c.seed, *c.graph);
   prep.timing.fill = clock.Lap();
   if (!with_reference) return prep;
   const bool random = c.fill != Fill::kExact;
   prep.bound_reduction_length =
       ReductionLength(p, d) + (d == Direction::kForward && p.bias ? 1 : 0);
   Result<OracleOutput> ref =
-      chain ? ComputeChain(p, d, prep.inputs, random, prep.bound_reduction_length)
+      graph ? ComputeFormGraph(p, *c.graph, d, prep.inputs, random, prep.bound_reduction_length)
             : TorchOracle::Compute(p, d, prep.inputs, random);
   if (!ref.ok()) {
     end(Verdict::kInvalid, "the oracle rejected it: " + ref.status().message(), prep.timing.oracle);
@@ -248,20 +256,10 @@ PreparedCase PrepareInputs(const ConvCase& c, const CheckContext& context) {
   return Prepare(c, context, /*with_reference=*/false);
 }
 
-std::optional<CaseOutcome> Declines(const PreparedCase& prep, const ConvSut& sut) {
-  if (prep.c.graph != GraphForm::kChain || sut.RunsGraphs()) return std::nullopt;
-  CaseOutcome ended = Ended(Verdict::kSkipped, sut.name() +
-                                                   " runs single convolutions; a chain case needs "
-                                                   "a SUT that runs graphs (transform:…)");
-  ended.timing = prep.timing;
-  return ended;
-}
-
-CaseOutcome RunPrepared(const PreparedCase& prep, ConvSut& sut) {
+CaseOutcome RunPrepared(const PreparedCase& prep, Sut& sut) {
   if (prep.ended) return *prep.ended;
-  if (std::optional<CaseOutcome> declined = Declines(prep, sut)) return *declined;
   Stopwatch clock;
-  const SutRun run = RunSut(sut, prep.c.problem, prep.c.direction, prep.inputs, prep.c.graph);
+  const SutRun run = RunSut(sut, prep.c.problem, prep.c.direction, prep.inputs, *prep.c.graph);
   return JudgeRun(prep, sut.name(), run, clock.Lap());
 }
 

@@ -18,18 +18,18 @@ namespace convparity {
 
 // Runs `sut` the way a check does: inputs in the problem's memory layouts, the result poisoned with
 // NaN beforehand (judge.h), exceptions turned into errors. The result comes back in logical order.
-// A chain case's inputs carry its second weight (ConvBuffers::chain_weight).
+// A graph form's own vars (a chain's %w2) go in ConvBuffers::form_vars.
 struct SutRun {
   Status status;
-  // A graph SUT's own verdict (GraphRun): broken_promise, shape_mismatch; `status` says why.
+  // The SUT's own verdict (GraphRun): broken_promise, shape_mismatch; `status` says why.
   std::optional<Verdict> verdict;
   HostTensor result;
   RunNotes notes;      // the SUT's LastRunNotes() when it succeeded
   double seconds = 0;  // the SUT's own call, without the layout conversions around it
 };
-// `form` is what a GraphSut is asked to build (a chain's inputs carry its second weight).
-SutRun RunSut(ConvSut& sut, const ConvProblem& p, Direction d, const CaseInputs& inputs,
-              GraphForm form = GraphForm::kConv);
+// `form` is the graph the SUT is asked to run (a ConvSut declines all but the convolution).
+SutRun RunSut(Sut& sut, const ConvProblem& p, Direction d, const CaseInputs& inputs,
+              const GraphForm& form = ConvForm());
 
 // The part of a case every SUT shares: its inputs and the oracle's answer, computed once.
 struct PreparedCase {
@@ -37,33 +37,31 @@ struct PreparedCase {
   std::optional<CaseOutcome> ended;  // invalid, over a limit or ill-conditioned: no SUT runs
   CaseInputs inputs;
   OracleOutput reference;
-  // K of the error bound c·u·√K·A: the direction's reduction length, +1 for a bias; for a chain,
-  // (Σ√K)² over the reductions the result went through (oracles/graph_oracle.h).
+  // K of the error bound c·u·√K·A: the direction's reduction length, +1 for a bias; for a graph
+  // form, (Σ√K)² over the reductions the result went through (oracles/graph_oracle.h).
   int64_t bound_reduction_length = 0;
   CaseTiming timing;
 };
 
-// The problem's legality and limits (CheckLimits), and a chain's residual convolution and total
-// multiply-adds. Nothing is allocated before this passes.
+// The problem's legality and limits (CheckLimits), and a graph form's other convolutions and
+// their multiply-adds together. Nothing is allocated before this passes.
 Status CheckCaseLimits(const ConvCase& c, const Limits& limits = Limits{});
 
 // Never throws; invalid or over-limit configurations end with Verdict::kInvalid and the message.
 // The context's limits apply (the default ones when the caller names none).
 PreparedCase PrepareCase(const ConvCase& c, const CheckContext& context = {});
-CaseOutcome RunPrepared(const PreparedCase& prepared, ConvSut& sut);
+CaseOutcome RunPrepared(const PreparedCase& prepared, Sut& sut);
 // The steps of RunPrepared apart, for a SUT run in another process (sut_host.h): the case with its
-// inputs but no reference; the verdict of a SUT that cannot take the case (a chain for one that
-// runs single convolutions); and the verdict on a run of `sut_name`, `around_seconds` being the
-// time around RunSut.
+// inputs but no reference, and the verdict on a run of `sut_name`, `around_seconds` being the time
+// around RunSut.
 PreparedCase PrepareInputs(const ConvCase& c, const CheckContext& context = {});
-std::optional<CaseOutcome> Declines(const PreparedCase& prepared, const ConvSut& sut);
 CaseOutcome JudgeRun(const PreparedCase& prepared, const std::string& sut_name, const SutRun& run,
                      double around_seconds);
 // Where the case's structure reaches its result (judge.h ReachFn): the oracle's answer on all-ones
 // inputs of the same shapes, positive exactly where some term lands (no term is negative, so none
 // cancels). Empty when the oracle fails.
 std::vector<double> ReachOf(const PreparedCase& prepared);
-inline CaseOutcome CheckCase(const ConvCase& c, ConvSut& sut, const CheckContext& context = {}) {
+inline CaseOutcome CheckCase(const ConvCase& c, Sut& sut, const CheckContext& context = {}) {
   return RunPrepared(PrepareCase(c, context), sut);
 }
 

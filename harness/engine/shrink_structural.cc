@@ -22,8 +22,8 @@ void ClampOutputPadding(ConvProblem& p) {
 }
 
 std::string KeyOf(const ConvCase& c) {
-  return CaseDescriptor(c.problem, c.direction) + "/" + FillName(c.fill) + "/" +
-         GraphFormName(c.graph) + "/" + AlgorithmName(c.algorithm);
+  return CaseDescriptor(c.problem, c.direction) + "/" + FillName(c.fill) + "/" + c.graph->name +
+         "/" + AlgorithmName(c.algorithm);
 }
 
 // Reductions of several fields at once, tried once before the single ones: each accepted one saves
@@ -126,10 +126,10 @@ std::vector<ConvCase> CaseReductions(const ConvCase& c) {
     for (const ConvProblem& q : ReductionsOf(p, kind)) offer(q);
   // The case's own options, each to its plainest: the convolution alone, the direct algorithm, the
   // exact fill.
-  if (c.graph != GraphForm::kConv) {
+  if (*c.graph != ConvForm()) {
     ConvCase r = c;
-    r.graph = GraphForm::kConv;
-    r.transform.reset();  // the graphs a transform SUT built for the chain
+    r.graph = &ConvForm();
+    r.transform.reset();  // the graphs a transform SUT built for the form
     out.push_back(std::move(r));
   }
   if (c.algorithm != Algorithm::kDirect) {

@@ -84,7 +84,7 @@ void CountCase(CampaignSummary* s, const ConvCase& c, const CaseOutcome& outcome
                bool count_shared_time) {
   ++s->cases;
   // Chain cases get rows of their own: what a SUT did on single convolutions stays readable.
-  const std::string sut = c.graph == GraphForm::kChain ? c.sut + " (chain)" : c.sut;
+  const std::string sut = *c.graph != ConvForm() ? c.sut + " (" + c.graph->name + ")" : c.sut;
   ++s->verdicts[sut][DirectionName(c.direction)][VerdictName(outcome.verdict)];
   if (count_shared_time) {
     s->time.fill += outcome.timing.fill;

@@ -6,10 +6,10 @@
 
 namespace convparity {
 
-Result<ConvSut*> SutCache::Get(const std::string& name) {
+Result<Sut*> SutCache::Get(const std::string& name) {
   auto it = suts_.find(name);
   if (it == suts_.end()) {
-    Result<std::unique_ptr<ConvSut>> made = MakeSut(name, config_);
+    Result<std::unique_ptr<Sut>> made = MakeSut(name, config_);
     if (!made.ok()) return made.status();
     it = suts_.emplace(name, std::move(made).value()).first;
   }
@@ -24,7 +24,7 @@ CaseOutcome VerdictOutcome(Verdict v, std::string reason) {
 }
 
 CaseOutcome RunOne(const PreparedCase& prep, SutCache& cache, const std::string& name) {
-  Result<ConvSut*> sut = cache.Get(name);
+  Result<Sut*> sut = cache.Get(name);
   if (!sut.ok()) return VerdictOutcome(Verdict::kInvalid, sut.status().message());
   return RunPrepared(prep, **sut);
 }

@@ -18,11 +18,11 @@ class SutCache {
  public:
   // Makes SUTs with the user's `config` (a worker's comes from its parent's command line).
   explicit SutCache(SutConfig config) : config_(std::move(config)) {}
-  Result<ConvSut*> Get(const std::string& name);
+  Result<Sut*> Get(const std::string& name);
 
  private:
   SutConfig config_;
-  std::map<std::string, std::unique_ptr<ConvSut>> suts_;
+  std::map<std::string, std::unique_ptr<Sut>> suts_;
 };
 
 // `name`'s outcome on `prep`; a name MakeSut refuses is the verdict invalid.

@@ -52,11 +52,10 @@ std::string RunInChild(const nlohmann::json& request, const CheckContext& contex
   if (!c.ok()) return outcome(VerdictOutcome(Verdict::kInvalid, c.status().message()));
   const PreparedCase prep = PrepareInputs(*c, context);
   if (prep.ended) return outcome(*prep.ended);
-  Result<ConvSut*> sut = suts.Get(request.at("sut").get<std::string>());
+  Result<Sut*> sut = suts.Get(request.at("sut").get<std::string>());
   if (!sut.ok()) return outcome(VerdictOutcome(Verdict::kInvalid, sut.status().message()));
-  if (std::optional<CaseOutcome> declined = Declines(prep, **sut)) return outcome(*declined);
   const auto start = std::chrono::steady_clock::now();
-  const SutRun run = RunSut(**sut, prep.c.problem, prep.c.direction, prep.inputs, prep.c.graph);
+  const SutRun run = RunSut(**sut, prep.c.problem, prep.c.direction, prep.inputs, *prep.c.graph);
   return RunAnswer(run, (*sut)->name(),
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }

@@ -42,7 +42,7 @@ SutFamily ExecAdapterFamily() {
   SutFamily f;
   f.name = "adapter (exec)";
   f.owns = [](const std::string& sut) { return FindExecAdapter(sut) != nullptr; };
-  f.make = [](const std::string& sut, const SutConfig& config) -> Result<std::unique_ptr<ConvSut>> {
+  f.make = [](const std::string& sut, const SutConfig& config) -> Result<std::unique_ptr<Sut>> {
     Result<std::string> command = AdapterCommand(*FindExecAdapter(sut));
     if (!command.ok()) return command.status();
     return StartExecSut(*command, sut, ExecOptionsFor(config));

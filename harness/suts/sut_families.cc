@@ -76,9 +76,9 @@ SutFamily DirectFamily() {
   SutFamily f;
   f.name = "direct";
   f.owns = OwnsOneOf(DirectNames());
-  f.make = [](const std::string& sut, const SutConfig&) -> Result<std::unique_ptr<ConvSut>> {
+  f.make = [](const std::string& sut, const SutConfig&) -> Result<std::unique_ptr<Sut>> {
     for (SumOrder o : kOurOrders)
-      if (sut == DirectConv(o).name()) return std::unique_ptr<ConvSut>(new DirectConv(o));
+      if (sut == DirectConv(o).name()) return std::unique_ptr<Sut>(new DirectConv(o));
     return Status::Invalid("unknown direct kernel '" + sut + "'");
   };
   f.list = [] {
@@ -96,9 +96,9 @@ SutFamily KnownBugFamily() {
   SutFamily f;
   f.name = "known-bug";
   f.owns = OwnsPrefix(kKnownBugPrefix);
-  f.make = [](const std::string& sut, const SutConfig&) -> Result<std::unique_ptr<ConvSut>> {
+  f.make = [](const std::string& sut, const SutConfig&) -> Result<std::unique_ptr<Sut>> {
     const std::string id = sut.substr(std::strlen(kKnownBugPrefix));
-    if (std::unique_ptr<ConvSut> bug = MakeKnownBug(id)) return bug;
+    if (std::unique_ptr<Sut> bug = MakeKnownBug(id)) return bug;
     if (const KnownBugInfo* info = FindKnownBug(id); info && info->kind == KnownBugKind::kTransform)
       return MakeTransformSut(kTransformSutPrefix + info->pipeline, sut);
     return Status::Invalid("unknown system under test '" + sut + "' (see `convparity list`)");
@@ -121,10 +121,10 @@ SutFamily TorchF32Family() {
   SutFamily f;
   f.name = "torch-f32";
   f.owns = OwnsOneOf(TorchF32SutNames());
-  f.make = [](const std::string& sut, const SutConfig&) -> Result<std::unique_ptr<ConvSut>> {
+  f.make = [](const std::string& sut, const SutConfig&) -> Result<std::unique_ptr<Sut>> {
     // ATen's paths live in the oracle's library, loaded now.
     if (Status loaded = TorchOracle::Available(); !loaded.ok()) return loaded;
-    return MakeTorchF32Sut(sut);
+    return std::unique_ptr<Sut>(MakeTorchF32Sut(sut));
   };
   f.list = [] {
     std::vector<SutListing> all;

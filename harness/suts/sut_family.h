@@ -30,8 +30,7 @@ struct SutFamily {
   std::function<bool(const std::string& sut)> owns;
   // Makes a member; kInvalid naming the problem for a name it owns but cannot make. `config` is
   // the user's (exec: children take their timeout from it).
-  std::function<Result<std::unique_ptr<ConvSut>>(const std::string& sut, const SutConfig& config)>
-      make;
+  std::function<Result<std::unique_ptr<Sut>>(const std::string& sut, const SutConfig& config)> make;
   // Its members, or a pattern for open-ended names, for `convparity list`.
   std::function<std::vector<SutListing>()> list;
   // The members a campaign checks when the user names no SUT; none for code not ours.
@@ -42,8 +41,8 @@ struct SutFamily {
   // alone (a transform pipeline drawn from the two).
   std::function<std::vector<std::string>(uint64_t seed, int64_t index)> case_members =
       [](uint64_t, int64_t) { return std::vector<std::string>{}; };
-  // Whether a member runs graphs (a GraphSut, core/sut.h), known from its name alone: such
-  // members take chain cases.
+  // Whether a member runs graphs (a Sut that is no ConvSut, core/sut.h), known from its name
+  // alone: such members take cases of every graph form.
   std::function<bool(const std::string& sut)> runs_graphs = [](const std::string&) {
     return false;
   };

@@ -27,16 +27,14 @@ const SutFamily* FamilyOf(const std::string& name) {
   return nullptr;
 }
 
-Result<std::unique_ptr<ConvSut>> MakeSut(const std::string& name, const SutConfig& config) {
+Result<std::unique_ptr<Sut>> MakeSut(const std::string& name, const SutConfig& config) {
   // A mapping never stands for another mapped name (SutConfig::CheckMappings): this resolves once.
   const std::string spec = config.Resolve(name);
   if (const SutFamily* family = FamilyOf(spec)) return family->make(spec, config);
   return Status::Invalid("unknown system under test '" + spec + "' (see `convparity list`)");
 }
 
-Result<std::unique_ptr<ConvSut>> MakeSut(const std::string& name) {
-  return MakeSut(name, SutConfig{});
-}
+Result<std::unique_ptr<Sut>> MakeSut(const std::string& name) { return MakeSut(name, SutConfig{}); }
 
 std::vector<std::string> DefaultCaseSuts(uint64_t seed, int64_t index) {
   std::vector<std::string> names;

@@ -25,14 +25,16 @@ std::vector<std::pair<std::string, std::string>> ListSuts(const SutConfig& confi
 // (CheckCaseSutsAllowed). The commands and workers pass the config of the CheckContext they were
 // given; the one-argument form, with no user configuration, is for tests, benchmarks and the
 // libFuzzer targets.
-Result<std::unique_ptr<ConvSut>> MakeSut(const std::string& name, const SutConfig& config);
-Result<std::unique_ptr<ConvSut>> MakeSut(const std::string& name);
+Result<std::unique_ptr<Sut>> MakeSut(const std::string& name, const SutConfig& config);
+Result<std::unique_ptr<Sut>> MakeSut(const std::string& name);
 // The SUTs a default campaign adds to case `index` of run `seed` alone (SutFamily::case_members).
 std::vector<std::string> DefaultCaseSuts(uint64_t seed, int64_t index);
 
 // Whether the SUT a name makes runs graphs (transform pipelines, known transform bugs): it takes
-// chain cases (ConvSut::RunsGraphs). Decided by the family of what the name stands for in `config`
-// (a logical name of --sut-map answers as the SUT it maps to), without making the SUT.
+// cases of every graph form (a ConvSut declines all but the convolution). The one answer, asked
+// before any SUT is made (a campaign's schedule, the byte decoder). Decided by the family of what
+// the name stands for in `config` (a logical name of --sut-map answers as the SUT it maps to),
+// without making the SUT.
 bool RunsGraphs(const std::string& sut, const SutConfig& config = {});
 
 // Lets the family of the finding's SUT describe it (SutFamily::describe_finding): a transform

@@ -39,7 +39,7 @@ const AdapterSutInfo* AdapterOf(const std::string& spec) {
 }  // namespace
 
 Result<std::string> SutVersion(const std::string& name, const SutConfig& config) {
-  Result<std::unique_ptr<ConvSut>> sut = MakeSut(name, config);
+  Result<std::unique_ptr<Sut>> sut = MakeSut(name, config);
   if (!sut.ok()) return sut.status();
   if (const auto* exec = dynamic_cast<const ExecSut*>(sut->get()))
     return exec->hello().name + " " + exec->hello().version;

@@ -78,6 +78,17 @@ struct VarSource {
   int64_t elements;
 };
 
+bool IsFormVar(const GraphForm& form, const ConvProblem& p, const std::string& name) {
+  for (const FormVar& var : form.vars(p))
+    if (var.name == name) return true;
+  return false;
+}
+
+const float* FormVarData(const ConvBuffers& buffers, const std::string& name) {
+  auto it = buffers.form_vars.find(name);
+  return it == buffers.form_vars.end() ? nullptr : it->second;
+}
+
 // The problem whose graph the pipeline starts from: backward directions differentiate the conv
 // without its bias (no gradient needs it).
 ConvProblem GraphProblem(const ConvProblem& p, Direction d) {
@@ -95,10 +106,11 @@ struct BuiltGraph {
 
 // Builds the graph the pipeline runs: the case's graph, gradient, frozen weights, the passes with
 // their promises checked. `buffers`: the values of frozen vars (null: zeros, for the text only).
-Result<BuiltGraph> BuildGraph(const Pipeline& pl, const ConvProblem& p, Direction d, GraphForm form,
-                              const ConvBuffers* buffers, Graph* forward_out = nullptr) {
+Result<BuiltGraph> BuildGraph(const Pipeline& pl, const ConvProblem& p, Direction d,
+                              const GraphForm& form, const ConvBuffers* buffers,
+                              Graph* forward_out = nullptr) {
   const ConvProblem q = GraphProblem(p, d);
-  Graph g = CaseGraph(q, form, NeedsMultiplierWeights(pl));
+  Graph g = form.build(q, NeedsMultiplierWeights(pl));
   CP_RETURN_IF_ERROR(InferShapes(g).WithContext("the forward graph"));
   if (forward_out) *forward_out = g;
   if (d != Direction::kForward) {
@@ -108,18 +120,18 @@ Result<BuiltGraph> BuildGraph(const Pipeline& pl, const ConvProblem& p, Directio
     g = std::move(grad).value();
     CP_RETURN_IF_ERROR(InferShapes(g).WithContext("after " + pl.gradient->name));
   }
-  // Frozen weights: what constant folding works on.
+  // Frozen weights: what constant folding works on. A form's own vars are weights too.
   if (NeedsFrozenWeights(pl)) {
     for (Node& n : g.nodes) {
       if (n.op != OpKind::kVar) continue;
       const bool weight = n.name == "w" && d != Direction::kBackwardWeight;
       const bool bias = n.name == "b";
-      const bool chain_weight = n.name == "w2";
-      if (!weight && !bias && !chain_weight) continue;
-      const float* data = !buffers       ? nullptr
-                          : weight       ? buffers->weight
-                          : chain_weight ? buffers->chain_weight
-                                         : buffers->bias;
+      const bool own = IsFormVar(form, p, n.name);
+      if (!weight && !bias && !own) continue;
+      const float* data = !buffers ? nullptr
+                          : weight ? buffers->weight
+                          : own    ? FormVarData(*buffers, n.name)
+                                   : buffers->bias;
       const int64_t count = NumElements(n.shape);
       HostTensor value{n.shape, std::vector<float>(static_cast<size_t>(count), 0.0f)};
       if (data) std::copy(data, data + count, value.values.begin());
@@ -137,13 +149,13 @@ Result<BuiltGraph> BuildGraph(const Pipeline& pl, const ConvProblem& p, Directio
   return BuiltGraph{std::move(g), ""};
 }
 
-class TransformSut : public GraphSut {
+class TransformSut : public Sut {
  public:
   TransformSut(std::string name, Pipeline pipeline)
       : name_(std::move(name)), pipeline_(std::move(pipeline)) {}
   std::string name() const override { return name_; }
 
-  GraphRun RunGraph(const ConvProblem& p, GraphForm form, Direction d,
+  GraphRun RunGraph(const ConvProblem& p, const GraphForm& form, Direction d,
                     const ConvBuffers& buffers) override {
     CP_RETURN_IF_ERROR(Validate(p));
     Result<BuiltGraph> built = BuildGraph(pipeline_, p, d, form, &buffers);
@@ -151,12 +163,13 @@ class TransformSut : public GraphSut {
     if (!built->broken_promise.empty())
       return GraphRun::Ended(Verdict::kBrokenPromise, built->broken_promise);
     const Graph& g = built->graph;
-    const std::vector<std::pair<std::string, VarSource>> sources{
+    std::vector<std::pair<std::string, VarSource>> sources{
         {"x", {buffers.input, NumElements(p.input_shape())}},
         {"w", {buffers.weight, NumElements(p.weight_shape())}},
         {"b", {buffers.bias, p.bias ? NumElements(p.bias_shape()) : 0}},
-        {"grad_output", {buffers.grad_output, NumElements(p.output_shape())}},
-        {"w2", {buffers.chain_weight, NumElements(ResidualConv(p).weight_shape())}}};
+        {"grad_output", {buffers.grad_output, NumElements(p.output_shape())}}};
+    for (const FormVar& var : form.vars(p))
+      sources.push_back({var.name, {FormVarData(buffers, var.name), NumElements(var.shape)}});
     GraphBindings vars;
     for (const Node& n : g.nodes) {
       if (n.op != OpKind::kVar || vars.count(n.name)) continue;
@@ -212,16 +225,16 @@ std::vector<const char*> CorrectPasses() {
 
 bool IsTransformSutName(const std::string& name) { return StartsWith(name, kTransformSutPrefix); }
 
-Result<std::unique_ptr<ConvSut>> MakeTransformSut(const std::string& name,
-                                                  const std::string& display_name) {
+Result<std::unique_ptr<Sut>> MakeTransformSut(const std::string& name,
+                                              const std::string& display_name) {
   Result<Pipeline> pl = ParsePipeline(name);
   if (!pl.ok()) return pl.status();
-  return std::unique_ptr<ConvSut>(
+  return std::unique_ptr<Sut>(
       new TransformSut(display_name.empty() ? name : display_name, std::move(pl).value()));
 }
 
 Result<TransformGraphs> DescribeTransform(const std::string& sut, const ConvProblem& p, Direction d,
-                                          GraphForm form) {
+                                          const GraphForm& form) {
   const std::string name = TransformSutOf(sut);
   Result<Pipeline> pl = ParsePipeline(name.empty() ? sut : name);
   if (!pl.ok()) return pl.status();
@@ -240,13 +253,13 @@ void AddTransformGraphs(Finding& f) {
   const std::string sut = TransformSutOf(f.minimized.sut);
   if (sut.empty()) return;
   Result<TransformGraphs> t =
-      DescribeTransform(sut, f.minimized.problem, f.minimized.direction, f.minimized.graph);
+      DescribeTransform(sut, f.minimized.problem, f.minimized.direction, *f.minimized.graph);
   if (!t.ok()) return;
   f.transform_pipeline = t->pipeline;
   f.graph_before = t->before;
   f.graph_after = t->after;
   auto field = [&](const ConvCase& c) -> std::optional<TransformGraph> {
-    Result<TransformGraphs> g = DescribeTransform(sut, c.problem, c.direction, c.graph);
+    Result<TransformGraphs> g = DescribeTransform(sut, c.problem, c.direction, *c.graph);
     if (!g.ok()) return std::nullopt;
     return TransformGraph{g->pipeline, g->before};
   };

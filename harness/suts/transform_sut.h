@@ -21,21 +21,22 @@ constexpr const char* kTransformSutPrefix = "transform:";
 
 bool IsTransformSutName(const std::string& name);
 
-// `transform:<pipeline>`. The graph is the case's: the problem's convolution, or its residual
-// block when the buffers carry a chain_weight (core/sut.h). The pipeline may start with a gradient
+// `transform:<pipeline>`. The graph is the case's (core/case_graphs.h): the problem's convolution,
+// or the graph of the case's form, whose own vars come in ConvBuffers::form_vars. The pipeline may
+// start with a gradient
 // (`gradient`, `gradient@<bug>`): backward directions are built by it (by `gradient` when none is
 // named; forward ignores it). Then passes by name, buggy variants `<pass>@<bug-id>` included. The
-// weights (%w, a chain's %w2) and the bias become constants, as frozen weights are, when the
-// pipeline folds constants and the direction does not differentiate them; a depthwise problem with
-// a multiplier gets its weight in the multiplier representation when the pipeline canonicalizes
-// depthwise weights. The SUT is a GraphSut (core/sut.h): a broken promise ends its run with the
-// verdict broken_promise, an output of another shape with shape_mismatch. kInvalid for an unknown
-// or empty pipeline. `display_name` is the name the SUT reports (e.g. known-bug:tvm-9954); empty:
-// `name`.
-Result<std::unique_ptr<ConvSut>> MakeTransformSut(const std::string& name,
-                                                  const std::string& display_name = "");
+// weights (%w, a form's own vars such as a chain's %w2) and the bias become constants, as frozen
+// weights are, when the pipeline folds constants and the direction does not differentiate them; a
+// depthwise problem with a multiplier gets its weight in the multiplier representation when the
+// pipeline canonicalizes depthwise weights. It runs every graph form (core/sut.h Sut): a broken
+// promise ends its run with the verdict broken_promise, an output of another shape with
+// shape_mismatch. kInvalid for an unknown or empty pipeline. `display_name` is the name the SUT
+// reports (e.g. known-bug:tvm-9954); empty: `name`.
+Result<std::unique_ptr<Sut>> MakeTransformSut(const std::string& name,
+                                              const std::string& display_name = "");
 
-// The graph a pipeline starts from (the case's graph: core/graph.h CaseGraph) and the graph it
+// The graph a pipeline starts from (the case's graph: core/case_graphs.h) and the graph it
 // runs, as text (core/graph_printer.h), with the pipeline's steps (the gradient first for backward
 // directions). For reports of transform findings.
 struct TransformGraphs {
@@ -43,7 +44,7 @@ struct TransformGraphs {
   std::string before, after;
 };
 Result<TransformGraphs> DescribeTransform(const std::string& sut, const ConvProblem& p, Direction d,
-                                          GraphForm form = GraphForm::kConv);
+                                          const GraphForm& form = ConvForm());
 // Adds the graph texts and the case's `transform` field (pipeline and starting graph) to a
 // finding of a transform SUT (known-bug aliases included); leaves any other finding alone. The
 // transform and known-bug families' describe_finding (sut_registry.h DescribeFinding).

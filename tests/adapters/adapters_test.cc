@@ -26,10 +26,10 @@ struct AdapterCase {
 void PrintTo(const AdapterCase& a, std::ostream* os) { *os << a.sut << " " << a.descriptor; }
 
 // The SUT, or nullptr (and the test skips) when its adapter is not built.
-std::unique_ptr<ConvSut> MakeOrSkip(const std::string& name) {
+std::unique_ptr<Sut> MakeOrSkip(const std::string& name) {
   for (const AdapterSutInfo& a : AdapterSuts())
     if (a.name == name && !AdapterBuilt(a)) return nullptr;
-  Result<std::unique_ptr<ConvSut>> sut = MakeSut(name);
+  Result<std::unique_ptr<Sut>> sut = MakeSut(name);
   EXPECT_TRUE(sut.ok()) << sut.status().message();
   return sut.ok() ? std::move(sut).value() : nullptr;
 }
@@ -50,7 +50,7 @@ class AdapterAgrees : public testing::TestWithParam<AdapterCase> {};
 
 TEST_P(AdapterAgrees, WithTheOracleInExactAndRandomFill) {
   const AdapterCase& a = GetParam();
-  std::unique_ptr<ConvSut> sut = MakeOrSkip(a.sut);
+  std::unique_ptr<Sut> sut = MakeOrSkip(a.sut);
   if (!sut) GTEST_SKIP() << a.sut << " is not built here";
   EXPECT_EQ(sut->name(), a.sut);  // case files record the adapter's name, not a path
   for (Fill fill : {Fill::kExact, Fill::kUniform, Fill::kWide}) {
@@ -65,7 +65,7 @@ class AdapterDeclines : public testing::TestWithParam<AdapterCase> {};
 
 TEST_P(AdapterDeclines, WithAReason) {
   const AdapterCase& a = GetParam();
-  std::unique_ptr<ConvSut> sut = MakeOrSkip(a.sut);
+  std::unique_ptr<Sut> sut = MakeOrSkip(a.sut);
   if (!sut) GTEST_SKIP() << a.sut << " is not built here";
   const CaseOutcome out = CheckCase(CaseOf(a, Fill::kExact), *sut);
   EXPECT_EQ(out.verdict, Verdict::kSkipped) << a.descriptor << ": " << out.reason;
@@ -133,7 +133,7 @@ TEST(AdapterRegistry, EveryAdapterIsListedAndNamesItsLibraryWhenNotBuilt) {
     EXPECT_TRUE(found) << a.name;
     EXPECT_TRUE(IsAdapterSutName(a.name));
     if (AdapterBuilt(a)) continue;
-    Result<std::unique_ptr<ConvSut>> sut = MakeSut(a.name);
+    Result<std::unique_ptr<Sut>> sut = MakeSut(a.name);
     ASSERT_FALSE(sut.ok());
     EXPECT_NE(sut.status().message().find(a.library), std::string::npos) << sut.status().message();
   }

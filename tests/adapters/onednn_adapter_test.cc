@@ -39,10 +39,10 @@ ConvProblem Parse(const std::string& descriptor) {
   return parsed.ok() ? parsed->problem : ConvProblem{};
 }
 
-std::vector<std::unique_ptr<ConvSut>> Members(const std::vector<std::string>& names) {
-  std::vector<std::unique_ptr<ConvSut>> suts;
+std::vector<std::unique_ptr<Sut>> Members(const std::vector<std::string>& names) {
+  std::vector<std::unique_ptr<Sut>> suts;
   for (const std::string& name : names) {
-    Result<std::unique_ptr<ConvSut>> sut = MakeSut(name);
+    Result<std::unique_ptr<Sut>> sut = MakeSut(name);
     EXPECT_TRUE(sut.ok()) << name << ": " << sut.status().message();
     if (sut.ok()) suts.push_back(std::move(sut).value());
   }
@@ -75,14 +75,14 @@ const char* const kSupported[] = {
 
 TEST(OneDnnAdapter, EveryMemberAgreesWithTheOracleWhereItAcceptsAndTogetherTheyReachEveryKind) {
   SKIP_WITHOUT_ADAPTER();
-  std::vector<std::unique_ptr<ConvSut>> members = Members(AllMembers());
+  std::vector<std::unique_ptr<Sut>> members = Members(AllMembers());
   ASSERT_GE(members.size(), 3u);
   std::map<std::string, int> implementations;  // what ran, how often
   for (const char* descriptor : kSupported)
     for (Direction d : AllDirections())
       for (Fill fill : {Fill::kExact, Fill::kUniform}) {
         int accepted = 0;
-        for (const std::unique_ptr<ConvSut>& sut : members) {
+        for (const std::unique_ptr<Sut>& sut : members) {
           const CaseOutcome out =
               CheckCase(ConvCase{Parse(descriptor), d, sut->name(), fill, 3}, *sut);
           SCOPED_TRACE(std::string(descriptor) + " " + DirectionName(d) + " " + FillName(fill) +
@@ -108,7 +108,7 @@ TEST(OneDnnAdapter, EveryMemberAgreesWithTheOracleWhereItAcceptsAndTogetherTheyR
 }
 
 std::string SkipReason(const std::string& descriptor, Direction d, const std::string& sut_name) {
-  std::vector<std::unique_ptr<ConvSut>> suts = Members({sut_name});
+  std::vector<std::unique_ptr<Sut>> suts = Members({sut_name});
   if (suts.empty()) return "";
   const CaseOutcome out =
       CheckCase(ConvCase{Parse(descriptor), d, sut_name, Fill::kExact, 1}, *suts[0]);
@@ -143,7 +143,7 @@ TEST(OneDnnAdapter, TheRegistryNamesEveryMemberAndRefusesUnknownVariants) {
   std::set<std::string> listed;
   for (const auto& [name, what] : ListSuts(SutConfig{})) listed.insert(name);
   for (const std::string& m : members) EXPECT_TRUE(listed.count(m)) << m;
-  Result<std::unique_ptr<ConvSut>> bogus = MakeSut("onednn#fastest");
+  Result<std::unique_ptr<Sut>> bogus = MakeSut("onednn#fastest");
   ASSERT_FALSE(bogus.ok());
   EXPECT_NE(bogus.status().message().find("no variant 'fastest'"), std::string::npos)
       << bogus.status().message();
@@ -155,7 +155,7 @@ TEST(OneDnnAdapter, TheRegistryNamesEveryMemberAndRefusesUnknownVariants) {
 // seen with c_inexact = 1, printed, is what c_inexact was chosen from.
 TEST(OneDnnAdapter, WinogradIsFlaggedInexactAndStaysWithinThePlaneBoundOnEveryFill) {
   SKIP_WITHOUT_ADAPTER();
-  std::vector<std::unique_ptr<ConvSut>> wino = Members({"onednn#winograd"});
+  std::vector<std::unique_ptr<Sut>> wino = Members({"onednn#winograd"});
   ASSERT_EQ(wino.size(), 1u);
   std::map<std::string, double> worst_use;  // fill → max bound use
   std::map<std::string, int64_t> elements;

@@ -50,8 +50,8 @@ ConvCase CaseOf(const RewriteCase& r, Fill fill) {
   return c;
 }
 
-std::unique_ptr<ConvSut> Make(const std::string& name) {
-  Result<std::unique_ptr<ConvSut>> sut = MakeSut(name);
+std::unique_ptr<Sut> Make(const std::string& name) {
+  Result<std::unique_ptr<Sut>> sut = MakeSut(name);
   EXPECT_TRUE(sut.ok()) << name << ": " << sut.status().message();
   return sut.ok() ? std::move(sut).value() : nullptr;
 }
@@ -61,7 +61,7 @@ class TorchScriptAgrees : public testing::TestWithParam<RewriteCase> {};
 TEST_P(TorchScriptAgrees, WithTheOracleAndRunsTheRewrittenOperator) {
   if (!TorchScriptBuilt()) GTEST_SKIP() << "torchscript is not built here";
   const RewriteCase& r = GetParam();
-  std::unique_ptr<ConvSut> sut = Make(r.sut);
+  std::unique_ptr<Sut> sut = Make(r.sut);
   ASSERT_NE(sut, nullptr);
   EXPECT_EQ(sut->name(), r.sut);
   for (Fill fill : {Fill::kExact, Fill::kUniform, Fill::kWide}) {
@@ -105,7 +105,7 @@ class TorchScriptDeclines : public testing::TestWithParam<RewriteCase> {};
 TEST_P(TorchScriptDeclines, WithAReason) {
   if (!TorchScriptBuilt()) GTEST_SKIP() << "torchscript is not built here";
   const RewriteCase& r = GetParam();
-  std::unique_ptr<ConvSut> sut = Make(r.sut);
+  std::unique_ptr<Sut> sut = Make(r.sut);
   ASSERT_NE(sut, nullptr);
   const CaseOutcome out = CheckCase(CaseOf(r, Fill::kExact), *sut);
   EXPECT_EQ(out.verdict, Verdict::kSkipped) << r.descriptor << ": " << out.reason;

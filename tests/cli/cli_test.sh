@@ -35,6 +35,7 @@ one_line_error() {
 expect 0 list -- "$cp" list
 contains "$tmp/out" 'torch-f32-slow' list-names-aten
 contains "$tmp/out" 'known-bug:tvm-9465' list-names-known-bugs
+contains "$tmp/out" 'chain  *a residual block' list-names-graph-forms
 
 expect 2 unknown-flag -- "$cp" fuzz --no-such-flag
 one_line_error unknown-flag

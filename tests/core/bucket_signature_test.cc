@@ -27,7 +27,7 @@ TEST(BucketSignature, ALossOfPrecisionIsOneBucketPerDirectionWhateverTheProblem)
     EXPECT_EQ(BucketSignature(c, Verdict::kFailed, Symptom::kPrecision),
               "plugin:/x/libk.so#v/fwd/failed/precision")
         << d;
-    c.graph = GraphForm::kChain;
+    c.graph = &ChainForm();
     EXPECT_EQ(BucketSignature(c, Verdict::kFailed, Symptom::kPrecision),
               "plugin:/x/libk.so#v/fwd/failed/precision")
         << d;

@@ -80,7 +80,7 @@ rc::Gen<ConvCase> GenAnyCase() {
     c.seed = *rc::gen::arbitrary<uint64_t>();
     c.expect = *GenExpectedVerdict();
     c.note = *GenText();
-    c.graph = *rc::gen::element(GraphForm::kConv, GraphForm::kChain);
+    c.graph = *rc::gen::element(&ConvForm(), &ChainForm());
     if (*rc::gen::arbitrary<bool>())
       c.transform = TransformGraph{{"fold_bn", *GenText()}, "%0 = conv(%x, %w) " + *GenText()};
     c.algorithm = *rc::gen::element(Algorithm::kDirect, Algorithm::kWinograd, Algorithm::kAuto);
@@ -289,7 +289,7 @@ TEST(CaseEquality, EveryFieldCounts) {
   others[5].expect = Verdict::kFailed;
   others[6].note = "pytorch#1";
   others[7].transform = TransformGraph{};
-  others[8].graph = GraphForm::kChain;
+  others[8].graph = &ChainForm();
   others[9].algorithm = Algorithm::kWinograd;
   others[10].origin = {"benchdnn", "shapes_basic", 13, "", "", {}};
   others[11].origin = {"benchdnn", "shapes_basic", 13, "", "", {"test_conv_ci:19"}};
@@ -325,11 +325,11 @@ TEST(CaseJson, NoteAndTransformAreWrittenOnlyWhenSet) {
 TEST(CaseJson, TheGraphFormIsWrittenOnlyForChainsAndReadStrictly) {
   ConvCase c = ExampleCase();
   EXPECT_FALSE(CaseToJson(c).contains("graph"));
-  c.graph = GraphForm::kChain;
+  c.graph = &ChainForm();
   json j = CaseToJson(c);
   EXPECT_EQ(j["graph"], "chain");
   j["graph"] = "conv";
-  EXPECT_EQ(CaseFromJson(j)->graph, GraphForm::kConv);
+  EXPECT_EQ(CaseFromJson(j)->graph, &ConvForm());
   j["graph"] = "residual";
   Result<ConvCase> bad = CaseFromJson(j);
   ASSERT_FALSE(bad.ok());

@@ -89,8 +89,9 @@ RC_GTEST_PROP(GraphChain, TheResidualBlockOfAnyProblemIsALegalGraphOfItsShape, (
   RC_ASSERT(g.CountOps(OpKind::kConv) + g.CountOps(OpKind::kConvTranspose) == 2);
   const int second = g.node(g.outputs[0]).inputs[1];
   RC_ASSERT(ConvProblemOf(g, second).value() == q);
-  RC_ASSERT(CaseGraphMacs(p, GraphForm::kChain) == p.macs() + q.macs());
-  RC_ASSERT(CaseGraphMacs(p, GraphForm::kConv) == p.macs());
+  RC_ASSERT(FormConvs(ChainForm(), p).value() == (std::vector<ConvProblem>{p, q}));
+  RC_ASSERT(FormMacs(ChainForm(), p) == p.macs() + q.macs());
+  RC_ASSERT(FormMacs(ConvForm(), p) == p.macs());
 }
 
 TEST(GraphChain, TheResidualConvolutionPadsToTheSameSizeAsymmetricallyWhenItMust) {

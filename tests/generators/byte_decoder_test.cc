@@ -49,11 +49,11 @@ bool WithinCaps(const ConvProblem& p, const ByteDecoderOptions& o) {
 // residual convolution's tensors.
 bool CaseWithinCaps(const ConvCase& c, const ByteDecoderOptions& o) {
   if (!WithinCaps(c.problem, o)) return false;
-  if (c.graph == GraphForm::kConv) return true;
+  if (c.graph == &ConvForm()) return true;
   ByteDecoderOptions tensors = o;
   tensors.max_macs = INT64_MAX;
   return c.problem.macs() <= o.max_macs && WithinCaps(ResidualConv(c.problem), tensors) &&
-         CaseGraphMacs(c.problem, GraphForm::kChain) <= o.max_macs;
+         FormMacs(ChainForm(), c.problem) <= o.max_macs;
 }
 
 std::string RandomBytes(Prng& prng, size_t n) {
@@ -102,11 +102,11 @@ RC_GTEST_PROP(ByteDecoder, AnyBytesDecodeToAValidCaseUnderTheCaps, (const std::s
   RC_ASSERT(CheckLimits(c.problem, Limits{}).ok());
   RC_ASSERT(std::find(kSuts.begin(), kSuts.end(), c.sut) != kSuts.end());
   RC_ASSERT(c.expect == Verdict::kPassed && c.note.empty() && !c.transform);
-  if (c.graph == GraphForm::kChain) {
+  if (c.graph == &ChainForm()) {
     RC_ASSERT(c.sut == kGraphSut);
     RC_ASSERT(CheckLimits(ResidualConv(c.problem), Limits{}).ok());
   }
-  RC_TAG(GraphFormName(c.graph));
+  RC_TAG(c.graph->name);
 }
 
 // The same for chains, in volume: uniform bytes for a graph SUT under a random MAC cap. A chain's
@@ -119,7 +119,7 @@ RC_GTEST_PROP(ByteDecoder, EveryDecodedChainIsAGraphSutsAndFitsTheCaps, (uint64_
   int chains = 0;
   for (int n = 0; n < 50; ++n) {
     const ConvCase c = DecodeCase(RandomBytes(prng, 8 + prng.Below(64)), o);
-    if (c.graph == GraphForm::kConv) continue;
+    if (c.graph == &ConvForm()) continue;
     ++chains;
     RC_ASSERT(c.sut == kGraphSut);
     RC_ASSERT(CaseWithinCaps(c, o));
@@ -139,10 +139,10 @@ RC_GTEST_PROP(ByteDecoder, DecodeOfEncodeIsIdentityOnGeneratedCases, ()) {
   c.sut = *rc::gen::elementOf(kSuts);
   const ByteDecoderOptions o = GeneratorOptions();
   // Chains only where the format carries them: a graph SUT, the whole block under the caps.
-  c.graph = GraphForm::kChain;
+  c.graph = &ChainForm();
   if (c.sut != kGraphSut || !CaseWithinCaps(c, o) || *rc::gen::arbitrary<bool>())
-    c.graph = GraphForm::kConv;
-  RC_TAG(GraphFormName(c.graph));
+    c.graph = &ConvForm();
+  RC_TAG(c.graph->name);
   const Result<std::string> bytes = EncodeCase(c, o);
   RC_ASSERT(bytes.ok());  // a failure prints the field and the rule
   size_t consumed = 0;
@@ -159,8 +159,8 @@ RC_GTEST_PROP(ByteDecoder, MutatedEncodingsStillDecodeToValidCases, ()) {
   c.problem = *GenProblem();
   c.sut = *rc::gen::elementOf(kSuts);
   const ByteDecoderOptions o = GeneratorOptions();
-  c.graph = c.sut == kGraphSut ? GraphForm::kChain : GraphForm::kConv;
-  if (!CaseWithinCaps(c, o)) c.graph = GraphForm::kConv;
+  c.graph = c.sut == kGraphSut ? &ChainForm() : &ConvForm();
+  if (!CaseWithinCaps(c, o)) c.graph = &ConvForm();
   const Result<std::string> bytes = EncodeCase(c, o);
   RC_ASSERT(bytes.ok());
   std::string mutated = *bytes;
@@ -215,7 +215,7 @@ TEST(ByteDecoder, RandomBytesReachEveryFeature) {
       {"channels_last",
        [](const ConvCase& c) { return c.problem.data_layout == DataLayout::kChannelsLast; }},
       {"bias", [](const ConvCase& c) { return c.problem.bias; }},
-      {"chain", [](const ConvCase& c) { return c.graph == GraphForm::kChain; }},
+      {"chain", [](const ConvCase& c) { return c.graph == &ChainForm(); }},
   };
   for (WeightLayout w :
        {WeightLayout::kOI, WeightLayout::kIO, WeightLayout::kSpatialIO, WeightLayout::kOSpatialI})
@@ -250,10 +250,10 @@ TEST(ByteDecoder, TheGraphFormIsTheLastChoiceAndChainsClampToConv) {
   c.problem.in_channels = c.problem.out_channels = 4;
   c.problem.kernel = {3, 3, 1};
   c.problem.input = {6, 6, 1};
-  c.graph = GraphForm::kChain;
+  c.graph = &ChainForm();
   const Result<std::string> chain = EncodeCase(c, Options());
   ASSERT_TRUE(chain.ok()) << chain.status().message();
-  c.graph = GraphForm::kConv;
+  c.graph = &ConvForm();
   const Result<std::string> conv = EncodeCase(c, Options());
   ASSERT_TRUE(conv.ok()) << conv.status().message();
   ASSERT_EQ(chain->size(), conv->size());
@@ -266,7 +266,7 @@ TEST(ByteDecoder, TheGraphFormIsTheLastChoiceAndChainsClampToConv) {
   const Result<std::string> kernel = EncodeCase(c, Options());
   ASSERT_TRUE(kernel.ok());
   EXPECT_EQ(kernel->size(), n - 1);
-  EXPECT_EQ(DecodeCase(*kernel + '\x01', Options()).graph, GraphForm::kConv);
+  EXPECT_EQ(DecodeCase(*kernel + '\x01', Options()).graph, &ConvForm());
 
   // A large case: over max_macs, under LargeMacs. The size class is the fifth choice (after the
   // SUT, direction, fill and kind, a byte each), a roll over 100 whose last 5 values are large;
@@ -284,9 +284,9 @@ TEST(ByteDecoder, TheGraphFormIsTheLastChoiceAndChainsClampToConv) {
   // p alone: 4·4·9·16 = 2304 MACs; with the residual convolution 2304 + 4·4·9·16 = 4608.
   ByteDecoderOptions tight = Options();
   tight.max_macs = 3000;
-  ASSERT_EQ(CaseGraphMacs(DecodeCase(*chain, Options()).problem, GraphForm::kChain), 4608);
+  ASSERT_EQ(FormMacs(ChainForm(), DecodeCase(*chain, Options()).problem), 4608);
   const ConvCase clamped = DecodeCase(*chain, tight);
-  EXPECT_EQ(clamped.graph, GraphForm::kConv);
+  EXPECT_EQ(clamped.graph, &ConvForm());
   EXPECT_EQ(clamped.problem, c.problem);
 }
 
@@ -329,10 +329,11 @@ TEST(ByteDecoder, EncoderNamesWhatTheFormatCannotCarry) {
   // Chains: for graph SUTs only, and with the whole block under the caps (what decoding gives
   // back otherwise is the conv, not c).
   c = ConvCase{};
-  c.graph = GraphForm::kChain;
+  c.graph = &ChainForm();
   c.sut = kSuts[0];
   EXPECT_EQ(EncodeCase(c, Options()).status().message(),
-            "graph: the byte format carries chains only for SUTs that run graphs, not 'direct'");
+            "graph: the byte format carries chain cases only for SUTs that run graphs, not "
+            "'direct'");
   c.sut = kGraphSut;
   c.problem.in_channels = c.problem.out_channels = 8;
   c.problem.input = {20, 20, 1};
@@ -345,7 +346,7 @@ TEST(ByteDecoder, EncoderNamesWhatTheFormatCannotCarry) {
   EXPECT_NE(over.status().message().find("graph: the chain (373248 multiply-adds"),
             std::string::npos)
       << over.status().message();
-  c.graph = GraphForm::kConv;
+  c.graph = &ConvForm();
   EXPECT_TRUE(EncodeCase(c, Options()).ok());
 }
 

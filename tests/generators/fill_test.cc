@@ -233,23 +233,24 @@ RC_GTEST_PROP(Fill, ExactRangeKeepsEveryPartialSumBelow2To24AndIsAsWideAsAllowed
 RC_GTEST_PROP(Fill, ChainExactRangeLeavesRoomForTheResidualBlock, ()) {
   const ConvProblem p = *GenProblem();
   const Direction d = *rc::gen::elementOf(AllDirections());
-  const ExactRange r = ChooseExactRange(p, d, GraphForm::kChain);
+  const ExactRange r = ChooseExactRange(p, d, ChainForm());
   const ConvProblem q = ResidualConv(p);
   const int64_t k2 = std::max(ReductionLength(q, Direction::kForward),
                               ReductionLength(q, Direction::kBackwardData));
   RC_PRE(r.exact);
-  RC_ASSERT((ReductionLength(p, d) * r.data_range * r.weight_range + r.bias_range) *
-                (kExactChainWeight * k2 + 1) <=
+  RC_ASSERT((ReductionLength(p, d) * r.data_range * r.weight_range + r.bias_range) * (2 * k2 + 1) <=
             kExactSumLimit);
   RC_ASSERT(r.data_range <= ChooseExactRange(p, d).data_range);
-  const CaseInputs in = FillInputs(p, d, Fill::kExact, 9, GraphForm::kChain);
-  RC_ASSERT(in.chain_weight.shape == q.weight_shape());
-  for (float v : in.chain_weight.values) RC_ASSERT(v == 2.0f || v == -2.0f);
+  const CaseInputs in = FillInputs(p, d, Fill::kExact, 9, ChainForm());
+  RC_ASSERT(in.form_vars.size() == 1u);
+  const HostTensor& w2 = in.form_vars.at("w2");
+  RC_ASSERT(w2.shape == q.weight_shape());
+  for (float v : w2.values) RC_ASSERT(v == 2.0f || v == -2.0f);
   // The convolution's own tensors are those of the same case without the chain when the ranges
   // agree (streams are per tensor).
   if (r.data_range == ChooseExactRange(p, d).data_range)
     RC_ASSERT(FillInputs(p, d, Fill::kExact, 9).weight.values == in.weight.values);
-  RC_ASSERT(FillInputs(p, d, Fill::kExact, 9).chain_weight.values.empty());
+  RC_ASSERT(FillInputs(p, d, Fill::kExact, 9).form_vars.empty());
 }
 
 TEST(Fill, RangeShrinksAsTheReductionGrowsAndGivesUpPastTheLimit) {

@@ -28,16 +28,15 @@ namespace bug_search {
 struct DrawnCase {
   ConvProblem problem;
   Direction direction = Direction::kForward;
-  GraphForm graph = GraphForm::kConv;
+  const GraphForm* graph = &ConvForm();
 };
 
 inline std::string Describe(const DrawnCase& c) {
-  return CaseDescriptor(c.problem, c.direction) +
-         (c.graph == GraphForm::kChain ? " (as a chain)" : "");
+  return CaseDescriptor(c.problem, c.direction) + (c.graph == &ChainForm() ? " (as a chain)" : "");
 }
 
 // One case through `sut` (reported as `sut_name`) in exact mode, seed 1.
-inline CaseOutcome Check(const DrawnCase& c, ConvSut& sut, const std::string& sut_name) {
+inline CaseOutcome Check(const DrawnCase& c, Sut& sut, const std::string& sut_name) {
   ConvCase cc;
   cc.problem = c.problem;
   cc.direction = c.direction;
@@ -56,7 +55,7 @@ struct BugSearchSpace {
   int64_t max_shrunk_macs;  // "small": the shrunk case must not need more multiply-adds
 };
 
-inline rc::Gen<DrawnCase> GenCase(const BugSearchSpace& s, GraphForm graph = GraphForm::kConv) {
+inline rc::Gen<DrawnCase> GenCase(const BugSearchSpace& s, const GraphForm* graph = &ConvForm()) {
   return rc::gen::apply(
       [graph](ConvProblem p, Direction d) {
         return DrawnCase{p, d, graph};
@@ -80,7 +79,7 @@ T Median(std::vector<T> v) {
 // directions): each seed must find a failure within the budget, and its shrunk case must still
 // fail. Prints, per seed and the median, how many cases it took and the shrunk case, for the
 // figures of the design notes. `label` starts each line.
-inline void SearchTheDefaultSpace(const std::string& label, const std::string& id, ConvSut& sut,
+inline void SearchTheDefaultSpace(const std::string& label, const std::string& id, Sut& sut,
                                   const std::string& sut_name, const ProblemSpace& space) {
   const BugSearchSpace search{space, AllDirections(), 0};
   std::function<bool(const DrawnCase&)> fails = [&](const DrawnCase& c) {

@@ -76,7 +76,7 @@ TEST(KnownBugRegistry, ListsEveryBugOfTheBriefWithDescriptionAndReference) {
     EXPECT_EQ(info->id, id);
     EXPECT_GT(info->summary.size(), 20u) << id;
     EXPECT_GT(info->reference.size(), 10u) << id;
-    std::unique_ptr<ConvSut> sut = MakeKnownBug(id);
+    std::unique_ptr<Sut> sut = MakeKnownBug(id);
     ASSERT_NE(sut, nullptr) << id;
     EXPECT_EQ(sut->name(), id);
   }
@@ -97,7 +97,7 @@ TEST(KnownBugTrigger, FailsWithTheBugAndPassesWithDirect) {
   for (const std::string& id : KnownBugIds(KnownBugKind::kKernel)) {
     const KnownBugInfo& info = *FindKnownBug(id);
     const DrawnCase c = Trigger(info);
-    std::unique_ptr<ConvSut> bug = MakeKnownBug(id);
+    std::unique_ptr<Sut> bug = MakeKnownBug(id);
     const CaseOutcome out = Check(c, *bug, "known-bug:" + id);
     EXPECT_TRUE(IsDiscrepancy(out.verdict))
         << id << " on " << info.trigger << ": " << VerdictName(out.verdict) << " " << out.reason;
@@ -107,7 +107,7 @@ TEST(KnownBugTrigger, FailsWithTheBugAndPassesWithDirect) {
 
 // Runs `sut` on the case's inputs (uniform fill, seed 7) and returns the result in logical order;
 // elements it never wrote keep the poison.
-HostTensor RunOnFilledInputs(const ConvProblem& p, Direction d, ConvSut& sut) {
+HostTensor RunOnFilledInputs(const ConvProblem& p, Direction d, Sut& sut) {
   const SutRun run = RunSut(sut, p, d, FillInputs(p, d, Fill::kUniform, 7));
   EXPECT_TRUE(run.status.ok()) << sut.name() << ": " << run.status.message();
   return run.result;
@@ -126,7 +126,7 @@ RC_GTEST_PROP(KnownBugOffTheWrongPath, IsBitwiseDirectConv, ()) {
   const Direction d = *rc::gen::elementOf(AllDirections());
   RC_PRE(!info.takes_wrong_path(p, d));
   DirectConv direct;
-  std::unique_ptr<ConvSut> bug = MakeKnownBug(id);
+  std::unique_ptr<Sut> bug = MakeKnownBug(id);
   const HostTensor want = RunOnFilledInputs(p, d, direct);
   const HostTensor got = RunOnFilledInputs(p, d, *bug);
   for (size_t i = 0; i < want.values.size(); ++i)
@@ -212,7 +212,7 @@ TEST_P(KnownBugRegion, DiffersFromDirectOnlyWhereTheOriginalWasWrong) {
   const Region region = WrongRegion(id);
   const rc::Gen<DrawnCase> gen = GenCase(SearchSpaceFor(id));
   DirectConv direct;
-  std::unique_ptr<ConvSut> bug = MakeKnownBug(id);
+  std::unique_ptr<Sut> bug = MakeKnownBug(id);
   rc::Random random(11);
   int checked = 0, showed = 0;
   for (int draw = 0; draw < 5000 && checked < 40; ++draw) {
@@ -250,7 +250,7 @@ TEST_P(KnownBugSearch, DirectParityPropertyFailsAndShrinksToASmallCase) {
   const std::string id = GetParam();
   const KnownBugInfo& info = *FindKnownBug(id);
   const BugSearchSpace space = SearchSpaceFor(id);
-  std::unique_ptr<ConvSut> bug = MakeKnownBug(id);
+  std::unique_ptr<Sut> bug = MakeKnownBug(id);
   const std::string sut_name = "known-bug:" + id;
   // The property "direct parity", negated: a counterexample is a case the bug gets wrong.
   std::function<bool(const DrawnCase&)> fails = [&](const DrawnCase& c) {
@@ -296,7 +296,7 @@ TEST_P(KnownBugSearch, DirectParityPropertyFailsAndShrinksToASmallCase) {
 TEST_P(KnownBugSearch, FoundAndShrunkInTheDefaultSpace) {
   if (!std::getenv("CONVPARITY_BUG_MEASURE")) GTEST_SKIP() << "set CONVPARITY_BUG_MEASURE=1";
   const std::string id = GetParam();
-  std::unique_ptr<ConvSut> bug = MakeKnownBug(id);
+  std::unique_ptr<Sut> bug = MakeKnownBug(id);
   bug_search::SearchTheDefaultSpace("[known-bug default space]", id, *bug, "known-bug:" + id,
                                     ProblemSpace{});
 }

@@ -16,8 +16,8 @@
 
 #include "core/descriptor.h"
 #include "generators/problem_gen.h"
-#include "harness/io/benchdnn_import.h"
 #include "harness/engine/check_case.h"
+#include "harness/io/benchdnn_import.h"
 #include "oracles/torch_f32_sut.h"
 
 namespace convparity {
@@ -34,7 +34,7 @@ void ExpectParity(const std::string& variant, Direction d) {
   const ConvProblem p = *GenProblem();
   const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
   const Fill fill = *rc::gen::element(Fill::kUniform, Fill::kPositive, Fill::kWide);
-  std::unique_ptr<ConvSut> sut = MustMake(variant);
+  std::unique_ptr<Sut> sut = MustMake(variant);
   const CaseOutcome out = CheckCase(ConvCase{p, d, variant, fill, seed}, *sut);
   RC_CLASSIFY(out.verdict == Verdict::kMistrusted, "mistrusted");
   RC_TAG(TorchF32Backend(variant, p));
@@ -73,7 +73,7 @@ RC_GTEST_PROP(TorchF32, ChannelsLastBackwardWeightIsWithinBound, ()) {
 
 TEST(TorchF32, NamesAreListedAndUnknownNamesGiveNull) {
   for (const std::string& name : TorchF32SutNames()) {
-    std::unique_ptr<ConvSut> sut = MakeTorchF32Sut(name);
+    std::unique_ptr<Sut> sut = MakeTorchF32Sut(name);
     ASSERT_NE(sut, nullptr) << name;
     EXPECT_EQ(sut->name(), name);
   }
@@ -127,7 +127,7 @@ TEST(TorchF32, WritesResultsInTheProblemsLayouts) {
   ASSERT_TRUE(Validate(p).ok()) << Validate(p).message();
   for (const std::string& name : TorchF32SutNames())
     for (Direction d : AllDirections()) {
-      std::unique_ptr<ConvSut> sut = MustMake(name);
+      std::unique_ptr<Sut> sut = MustMake(name);
       const CaseOutcome out = CheckCase(ConvCase{p, d, name, Fill::kUniform, 5}, *sut);
       EXPECT_EQ(out.verdict, Verdict::kPassed)
           << name << " " << DirectionName(d) << ": " << out.reason;
@@ -179,7 +179,7 @@ TEST(TorchF32, ThroughputOfRandomModeForwardChecks) {
   space.max_macs = 200000;
   const rc::Gen<ConvProblem> gen = GenProblem(space);
   rc::Random random(20261122);
-  std::unique_ptr<ConvSut> sut = MustMake("torch-f32");
+  std::unique_ptr<Sut> sut = MustMake("torch-f32");
   constexpr int kCases = 2000;
   int passed = 0, transposed = 0;
   int64_t macs = 0;

@@ -151,7 +151,7 @@ rc::Gen<ConvCase> GenCase() {
     c.expect = *rc::gen::element(Verdict::kPassed, Verdict::kFailed, Verdict::kUnwritten,
                                  Verdict::kCrashed, Verdict::kBrokenPromise, Verdict::kSkipped);
     if (*rc::gen::inRange(0, 3) == 0) c.note = *GenText();
-    if (*rc::gen::inRange(0, 4) == 0) c.graph = GraphForm::kChain;
+    if (*rc::gen::inRange(0, 4) == 0) c.graph = &ChainForm();
     if (*rc::gen::inRange(0, 6) == 0)
       c.transform = TransformGraph{{"legalize", "fold"}, "%0 = conv(%x, %w)"};
     return c;
@@ -416,7 +416,7 @@ TEST(ReportsPythonSnippets, RunUnderTorchAndGiveTheExpectedShape) {
         "t2d_g2_ic4_oc2_i4x3_k3x2_s2x3_pb2x0_pe0x1_d1x2_op1x2_b",
         "t3d_g2_ic4_oc6_i3x4x5_k3x2x7_s2x1x3_pb1x0x2_pe0x1x1_d1x2x1_op1x0x2_ndhwc_dhwio_b"}) {
     for (Direction dir : AllDirections())
-      for (GraphForm form : {GraphForm::kConv, GraphForm::kChain}) {
+      for (const GraphForm* form : {&ConvForm(), &ChainForm()}) {
         ConvCase c;
         c.problem = ParseDescriptor(d)->problem;
         ASSERT_TRUE(Validate(c.problem).ok()) << d;

@@ -39,13 +39,13 @@ class OneUlpOff : public ConvSut {
  public:
   std::string name() const override { return "one-ulp-off"; }
   Status Run(const ConvProblem& p, Direction d, const ConvBuffers& buffers) override {
-    CP_RETURN_IF_ERROR(direct_->Run(p, d, buffers));
+    CP_RETURN_IF_ERROR(direct_->RunGraph(p, ConvForm(), d, buffers).status);
     buffers.result[0] = std::nextafter(buffers.result[0], INFINITY);
     return Status::Ok();
   }
 
  private:
-  std::unique_ptr<ConvSut> direct_ = std::move(MakeSut("direct")).value();
+  std::unique_ptr<Sut> direct_ = std::move(MakeSut("direct")).value();
 };
 
 // The SUT does not say its result is inexact; the case's algorithm does (benchdnn's --alg=wino).
@@ -161,7 +161,7 @@ ConvCase CaseOf(const std::string& descriptor, Fill fill) {
 // Problems whose result is mostly zero by their structure alone, checked on our kernel: passed,
 // where the judge without a reach said mistrusted.
 TEST(JudgeZeros, ACorrectResultOfMostlyStructuralZerosPasses) {
-  std::unique_ptr<ConvSut> direct = std::move(MakeSut("direct")).value();
+  std::unique_ptr<Sut> direct = std::move(MakeSut("direct")).value();
   for (const char* descriptor : {
            "bwd_data:2d_ic3_oc2_i8x8_k1x1_s2x2",         // the skipped positions: 75%
            "bwd_data:3d_ic2_oc2_i6x6x6_k1x1x1_s3x3x3",   // 96%

@@ -96,7 +96,7 @@ TEST(ShrinkOrder, TheShrinkTreeTriesStructureFirstThenSizesThenPlainerOptions) {
 // The case's own options (graph form, algorithm, fill) follow the problem's reductions.
 TEST(ShrinkOrder, TheOneMinimalPassTriesBatchBeforeGroupsAndTheFillLast) {
   ConvCase c{EveryReductionApplies(), Direction::kForward, "direct", Fill::kUniform, 1};
-  c.graph = GraphForm::kChain;
+  c.graph = &ChainForm();
   c.algorithm = Algorithm::kWinograd;
   std::vector<std::string> kinds;
   for (const ConvCase& r : CaseReductions(c)) {

@@ -70,9 +70,9 @@ std::vector<ConvCase> OneStepPlainer(const ConvCase& c) {
   q.weight_layout = p.natural_weight_layout();
   add(q);
   ConvCase r = c;
-  r.graph = GraphForm::kConv;
+  r.graph = &ConvForm();
   r.transform.reset();
-  if (c.graph != GraphForm::kConv) out.push_back(r);
+  if (c.graph != &ConvForm()) out.push_back(r);
   r = c;
   r.algorithm = Algorithm::kDirect;
   if (c.algorithm != Algorithm::kDirect) out.push_back(r);
@@ -89,12 +89,12 @@ int ExpectOneMinimal(CaseRunner& runner, const ConvCase& minimal, Verdict verdic
   for (const ConvCase& r : OneStepPlainer(minimal)) reductions.push_back(r);
   const std::string where =
       minimal.sut + ": " + CaseDescriptor(minimal.problem, minimal.direction) + " " +
-      FillName(minimal.fill) + (minimal.graph == GraphForm::kChain ? " (chain)" : "");
+      FillName(minimal.fill) + (minimal.graph == &ChainForm() ? " (chain)" : "");
   for (const ConvCase& r : reductions)
     EXPECT_NE(runner.Check(r, {minimal.sut})[0].verdict, verdict)
         << where << " still " << VerdictName(verdict) << " reduced to "
         << CaseDescriptor(r.problem, r.direction) << " " << FillName(r.fill)
-        << (r.graph == GraphForm::kChain ? " (chain)" : "");
+        << (r.graph == &ChainForm() ? " (chain)" : "");
   return static_cast<int>(reductions.size());
 }
 

@@ -33,7 +33,7 @@ TEST_P(ToleranceTest, CorrectOrdersStayWithinBoundAndWrongAccumulatorsAreCaught)
   DirectConv sequential(SumOrder::kSequential), reverse(SumOrder::kReverse),
       pairwise(SumOrder::kPairwise), blocked(SumOrder::kBlocked), bf16(SumOrder::kBfloat16),
       drop(SumOrder::kDropOneTerm);
-  ConvSut* correct[] = {&sequential, &reverse, &pairwise, &blocked};
+  Sut* correct[] = {&sequential, &reverse, &pairwise, &blocked};
   ProblemSpace space;
   space.max_macs = 100000;
   const rc::Gen<ConvProblem> gen = GenProblem(space);
@@ -46,7 +46,7 @@ TEST_P(ToleranceTest, CorrectOrdersStayWithinBoundAndWrongAccumulatorsAreCaught)
       const ConvProblem p = gen(random.split(), 100).value();
       const PreparedCase prep = PrepareCase(ConvCase{p, d, "", fill, seed++});
       ASSERT_FALSE(prep.ended) << prep.ended->reason;
-      for (ConvSut* sut : correct) {
+      for (Sut* sut : correct) {
         const CaseOutcome out = RunPrepared(prep, *sut);
         // A correct order agrees: passed, or mistrusted where the reference is mostly zero. Any
         // other verdict (unwritten, crashed, skipped …) is no evidence for the bound.
@@ -94,16 +94,16 @@ INSTANTIATE_TEST_SUITE_P(AllDirections, ToleranceTest,
 
 // A chain case's graph (its gradient for the backward directions, by our gradient pass) run on our
 // interpreter with every reduction summed in `order`.
-class ChainInInterpreter : public ConvSut {
+class ChainInInterpreter : public Sut {
  public:
   explicit ChainInInterpreter(SumOrder order) : order_(order) {}
   std::string name() const override { return "chain-interpreter"; }
-  bool RunsGraphs() const override { return true; }
 
-  Status Run(const ConvProblem& p, Direction d, const ConvBuffers& b) override {
+  GraphRun RunGraph(const ConvProblem& p, const GraphForm& form, Direction d,
+                    const ConvBuffers& b) override {
     ConvProblem q = p;
     q.bias = p.bias && d == Direction::kForward;
-    Graph g = ChainGraph(q);
+    Graph g = form.build(q, /*multiplier_weight=*/false);
     if (d != Direction::kForward) {
       Result<Graph> grad =
           FindGradient("gradient")->run(g, {d == Direction::kBackwardData ? "x" : "w"});
@@ -111,11 +111,8 @@ class ChainInInterpreter : public ConvSut {
       g = std::move(grad).value();
     }
     CP_RETURN_IF_ERROR(InferShapes(g));
-    const std::map<std::string, const float*> data{{"x", b.input},
-                                                   {"w", b.weight},
-                                                   {"b", b.bias},
-                                                   {"w2", b.chain_weight},
-                                                   {"grad_output", b.grad_output}};
+    std::map<std::string, const float*> data = b.form_vars;  // %w2
+    data.insert({{"x", b.input}, {"w", b.weight}, {"b", b.bias}, {"grad_output", b.grad_output}});
     GraphBindings vars;
     for (const Node& n : g.nodes) {
       if (n.op != OpKind::kVar) continue;
@@ -140,7 +137,7 @@ TEST_P(ToleranceTest, ChainsInEveryOrderStayWithinTheirBoundAndBfloat16IsCaught)
   const Direction d = GetParam();
   ChainInInterpreter sequential(SumOrder::kSequential), reverse(SumOrder::kReverse),
       pairwise(SumOrder::kPairwise), blocked(SumOrder::kBlocked), bf16(SumOrder::kBfloat16);
-  ConvSut* correct[] = {&sequential, &reverse, &pairwise, &blocked};
+  Sut* correct[] = {&sequential, &reverse, &pairwise, &blocked};
   ProblemSpace space;
   space.max_macs = 30000;
   const rc::Gen<ConvProblem> gen = GenProblem(space);
@@ -151,10 +148,10 @@ TEST_P(ToleranceTest, ChainsInEveryOrderStayWithinTheirBoundAndBfloat16IsCaught)
     while (ok.elements < kChainElementsPerCell) {
       const ConvProblem p = gen(random.split(), 100).value();
       ConvCase c{p, d, "", fill, seed++};
-      c.graph = GraphForm::kChain;
+      c.graph = &ChainForm();
       const PreparedCase prep = PrepareCase(c);
       ASSERT_FALSE(prep.ended) << prep.ended->reason;
-      for (ConvSut* sut : correct) {
+      for (Sut* sut : correct) {
         const CaseOutcome out = RunPrepared(prep, *sut);
         ASSERT_TRUE(out.verdict == Verdict::kPassed || out.verdict == Verdict::kMistrusted)
             << CaseTitle(c) << " " << FillName(fill) << ": " << VerdictName(out.verdict) << " "

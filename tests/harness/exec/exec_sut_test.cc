@@ -26,7 +26,8 @@ namespace {
 const std::string kPython = "/usr/bin/python3 ";
 const std::string kReference =
     kPython + CONVPARITY_SOURCE_DIR "/adapters/python_reference/reference_sut.py --check-schema";
-const std::string kMisbehaving = kPython + CONVPARITY_SOURCE_DIR "/tests/harness/exec/misbehaving_sut.py ";
+const std::string kMisbehaving =
+    kPython + CONVPARITY_SOURCE_DIR "/tests/harness/exec/misbehaving_sut.py ";
 
 bool Passed(Verdict v) { return v == Verdict::kPassed || v == Verdict::kMistrusted; }
 
@@ -42,8 +43,7 @@ std::unique_ptr<ExecSut> MustStart(const std::string& command, ExecOptions optio
   return sut.ok() ? std::move(sut).value() : nullptr;
 }
 
-CaseOutcome Check(ConvSut& sut, const std::string& descriptor, Direction d,
-                  Fill fill = Fill::kExact) {
+CaseOutcome Check(Sut& sut, const std::string& descriptor, Direction d, Fill fill = Fill::kExact) {
   return CheckCase(ConvCase{Parse(descriptor), d, sut.name(), fill, 7}, sut);
 }
 

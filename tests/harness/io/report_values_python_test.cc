@@ -51,7 +51,7 @@ std::optional<std::string> PythonWithTorch() {
 }
 
 ConvCase Case(const std::string& descriptor, Fill fill = Fill::kExact,
-              GraphForm form = GraphForm::kConv) {
+              const GraphForm* form = &ConvForm()) {
   Result<ParsedDescriptor> parsed = ParseDescriptor(descriptor);
   EXPECT_TRUE(parsed.ok() && parsed->direction) << descriptor;
   ConvCase c;
@@ -96,8 +96,8 @@ TEST(ReportSnippetValues, ReproduceTheOracleExactlyUnderPythonTorch) {
       Case("bwd_data:t2d_g2_ic4_oc2_i4x3_k3x2_s2x3_pb2x0_pe0x1_d1x2_op1x2_b"),
       Case("bwd_weight:t1d_g3_ic3_oc6_i5_k4_s3_op2"),
       Case("fwd:t3d_ic2_oc2_i2x3x2_k2x2x1_s2x1x1_op1x0x0_ndhwc"),
-      Case("fwd:2d_ic2_oc2_i5x5_k3x3_p1", Fill::kExact, GraphForm::kChain),
-      Case("bwd_weight:1d_ic2_oc3_i7_k3_s2_b", Fill::kExact, GraphForm::kChain),
+      Case("fwd:2d_ic2_oc2_i5x5_k3x3_p1", Fill::kExact, &ChainForm()),
+      Case("bwd_weight:1d_ic2_oc3_i7_k3_s2_b", Fill::kExact, &ChainForm()),
       Case("fwd:2d_ic3_oc2_i6x5_k3x3_s2_p1_b", Fill::kUniform),
   };
   const fs::path dir =

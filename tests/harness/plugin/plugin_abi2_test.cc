@@ -17,8 +17,8 @@
 namespace convparity {
 namespace {
 
-std::unique_ptr<ConvSut> MustMake(const std::string& spec) {
-  Result<std::unique_ptr<ConvSut>> sut = LoadPluginSut(spec);
+std::unique_ptr<Sut> MustMake(const std::string& spec) {
+  Result<std::unique_ptr<Sut>> sut = LoadPluginSut(spec);
   EXPECT_TRUE(sut.ok()) << spec << ": " << sut.status().message();
   return sut.ok() ? std::move(sut).value() : nullptr;
 }
@@ -29,7 +29,7 @@ ConvProblem Parse(const std::string& descriptor) {
   return parsed.ok() ? parsed->problem : ConvProblem{};
 }
 
-CaseOutcome Check(const std::string& descriptor, Direction d, ConvSut& sut, Fill fill,
+CaseOutcome Check(const std::string& descriptor, Direction d, Sut& sut, Fill fill,
                   uint64_t seed = 7) {
   return CheckCase(ConvCase{Parse(descriptor), d, sut.name(), fill, seed}, sut);
 }
@@ -57,7 +57,7 @@ TEST(PluginAbi2, AVersion1PluginLoadsRunsAndIsNeverReadPastItsTable) {
     EXPECT_TRUE(Passed(out.verdict)) << DirectionName(d) << ": " << out.reason;
     EXPECT_TRUE(out.notes.empty());
   }
-  Result<std::unique_ptr<ConvSut>> variant =
+  Result<std::unique_ptr<Sut>> variant =
       LoadPluginSut(std::string(CONVPARITY_ODD_PLUGIN_V1) + "#fast");
   ASSERT_FALSE(variant.ok());
   EXPECT_NE(variant.status().message().find("no variant 'fast' (it offers none)"),
@@ -71,7 +71,7 @@ TEST(PluginAbi2, VariantsAreNamedAfterTheSutAndReachedByName) {
   EXPECT_EQ((*plugin)->abi_version(), 2);
   EXPECT_EQ((*plugin)->variant_names(), (std::vector<std::string>{"beyond", "unflagged"}));
   const std::string path = CONVPARITY_INEXACT_PLUGIN;
-  std::unique_ptr<ConvSut> beyond = MustMake(path + "#beyond");
+  std::unique_ptr<Sut> beyond = MustMake(path + "#beyond");
   ASSERT_NE(beyond, nullptr);
   EXPECT_EQ(beyond->name(), "plugin:" + path + "#beyond");
   PluginSut::Options named;
@@ -82,11 +82,11 @@ TEST(PluginAbi2, VariantsAreNamedAfterTheSutAndReachedByName) {
   EXPECT_EQ((*renamed)->name(), "noisy#unflagged");
   EXPECT_EQ((*renamed)->variant(), "unflagged");
 
-  Result<std::unique_ptr<ConvSut>> unknown = LoadPluginSut(path + "#fast");
+  Result<std::unique_ptr<Sut>> unknown = LoadPluginSut(path + "#fast");
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.status().message(),
             "plugin " + path + ": no variant 'fast' (it offers beyond, unflagged)");
-  Result<std::unique_ptr<ConvSut>> empty = LoadPluginSut(path + "#");
+  Result<std::unique_ptr<Sut>> empty = LoadPluginSut(path + "#");
   ASSERT_FALSE(empty.ok());
   EXPECT_NE(empty.status().message().find("no variant name after '#'"), std::string::npos);
 }
@@ -99,7 +99,7 @@ TEST(PluginAbi2, MalformedVariantTablesAreOneLineErrors) {
       {CONVPARITY_ODD_PLUGIN_VARIANT_TWICE, "variant_names[1] 'fast' is not unique"},
   };
   for (const auto& [path, what] : cases) {
-    Result<std::unique_ptr<ConvSut>> sut = LoadPluginSut(path);
+    Result<std::unique_ptr<Sut>> sut = LoadPluginSut(path);
     ASSERT_FALSE(sut.ok()) << path;
     const std::string& m = sut.status().message();
     EXPECT_EQ(m, std::string("plugin ") + path + ": " + what);
@@ -109,7 +109,7 @@ TEST(PluginAbi2, MalformedVariantTablesAreOneLineErrors) {
 // ---- Run notes and inexact judging ----------------------------------------------------------
 
 TEST(InexactJudging, NoiseWithinTheBoundPassesAnExactFillWhenTheResultIsFlaggedInexact) {
-  std::unique_ptr<ConvSut> within = MustMake(CONVPARITY_INEXACT_PLUGIN);
+  std::unique_ptr<Sut> within = MustMake(CONVPARITY_INEXACT_PLUGIN);
   ASSERT_NE(within, nullptr);
   for (const char* problem : kProblems)
     for (Direction d : AllDirections()) {
@@ -126,7 +126,7 @@ TEST(InexactJudging, NoiseWithinTheBoundPassesAnExactFillWhenTheResultIsFlaggedI
 }
 
 TEST(InexactJudging, AnErrorBeyondTheBoundIsCaughtInAnInexactResult) {
-  std::unique_ptr<ConvSut> beyond = MustMake(std::string(CONVPARITY_INEXACT_PLUGIN) + "#beyond");
+  std::unique_ptr<Sut> beyond = MustMake(std::string(CONVPARITY_INEXACT_PLUGIN) + "#beyond");
   ASSERT_NE(beyond, nullptr);
   for (const char* problem : kProblems)
     for (Direction d : AllDirections())
@@ -140,8 +140,7 @@ TEST(InexactJudging, AnErrorBeyondTheBoundIsCaughtInAnInexactResult) {
 }
 
 TEST(InexactJudging, WithoutTheFlagTheSameNoiseFailsAnExactFillButPassesARandomOne) {
-  std::unique_ptr<ConvSut> unflagged =
-      MustMake(std::string(CONVPARITY_INEXACT_PLUGIN) + "#unflagged");
+  std::unique_ptr<Sut> unflagged = MustMake(std::string(CONVPARITY_INEXACT_PLUGIN) + "#unflagged");
   ASSERT_NE(unflagged, nullptr);
   for (const char* problem : kProblems) {
     const CaseOutcome exact = Check(problem, Direction::kForward, *unflagged, Fill::kExact);
@@ -153,7 +152,7 @@ TEST(InexactJudging, WithoutTheFlagTheSameNoiseFailsAnExactFillButPassesARandomO
 }
 
 TEST(InexactJudging, RunNotesTravelTheWorkerProtocol) {
-  std::unique_ptr<ConvSut> within = MustMake(CONVPARITY_INEXACT_PLUGIN);
+  std::unique_ptr<Sut> within = MustMake(CONVPARITY_INEXACT_PLUGIN);
   ASSERT_NE(within, nullptr);
   const CaseOutcome out = Check(kProblems[0], Direction::kForward, *within, Fill::kExact);
   const nlohmann::json json = OutcomeToJson(out);

@@ -32,7 +32,7 @@ std::unique_ptr<PluginSut> MustLoad(const std::string& path) {
   return sut.ok() ? std::move(sut).value() : nullptr;
 }
 
-CaseOutcome Check(const ConvProblem& p, Direction d, ConvSut& sut, Fill fill = Fill::kExact,
+CaseOutcome Check(const ConvProblem& p, Direction d, Sut& sut, Fill fill = Fill::kExact,
                   uint64_t seed = 1) {
   return CheckCase(ConvCase{p, d, sut.name(), fill, seed}, sut);
 }
@@ -48,7 +48,7 @@ ConvProblem Parse(const std::string& descriptor) {
 // ---- Loading --------------------------------------------------------------------------------
 
 TEST(PluginLoad, ExamplePluginLoadsWithItsNameAndEveryDirection) {
-  Result<std::unique_ptr<ConvSut>> sut = LoadPluginSut(CONVPARITY_EXAMPLE_PLUGIN);
+  Result<std::unique_ptr<Sut>> sut = LoadPluginSut(CONVPARITY_EXAMPLE_PLUGIN);
   ASSERT_TRUE(sut.ok()) << sut.status().message();
   EXPECT_EQ((*sut)->name(), std::string("plugin:") + CONVPARITY_EXAMPLE_PLUGIN);
   std::unique_ptr<PluginSut> plugin = MustLoad(CONVPARITY_EXAMPLE_PLUGIN);
@@ -60,7 +60,7 @@ TEST(PluginLoad, ExamplePluginLoadsWithItsNameAndEveryDirection) {
 
 // Loading `path` fails with one line of Invalid that names the path and contains `what`.
 void ExpectLoadError(const std::string& path, const std::string& what) {
-  Result<std::unique_ptr<ConvSut>> sut = LoadPluginSut(path);
+  Result<std::unique_ptr<Sut>> sut = LoadPluginSut(path);
   ASSERT_FALSE(sut.ok()) << path;
   const std::string& m = sut.status().message();
   EXPECT_EQ(sut.status().code(), StatusCode::kInvalid) << m;
@@ -83,7 +83,7 @@ TEST(PluginLoad, EveryUnusableLibraryIsOneLineOfInvalidNamingPathAndProblem) {
   ExpectLoadError(CONVPARITY_ODD_PLUGIN_NULL_FUNCTION,
                   "directions declares backward_weight but its function pointer is NULL");
   ExpectLoadError(CONVPARITY_ODD_PLUGIN_NO_NAME, "no name");
-  Result<std::unique_ptr<ConvSut>> empty = LoadPluginSut("");
+  Result<std::unique_ptr<Sut>> empty = LoadPluginSut("");
   ASSERT_FALSE(empty.ok());
   EXPECT_EQ(empty.status().code(), StatusCode::kInvalid);
 }

@@ -106,8 +106,8 @@ const TransformBugSearch& SearchFor(const std::string& id) {
   return searches.front();
 }
 
-std::unique_ptr<ConvSut> Make(const std::string& name) {
-  Result<std::unique_ptr<ConvSut>> sut = MakeSut(name);
+std::unique_ptr<Sut> Make(const std::string& name) {
+  Result<std::unique_ptr<Sut>> sut = MakeSut(name);
   EXPECT_TRUE(sut.ok()) << name << ": " << sut.status().message();
   if (!sut.ok()) return nullptr;
   return std::move(sut).value();
@@ -123,17 +123,17 @@ class TransformKnownBugSearch : public testing::TestWithParam<std::string> {};
 
 // The property "the pipeline agrees with the oracle and keeps its promises", negated, searched over
 // the bug's space with cases of `graph`'s form, then shrunk; prints the figures.
-void SearchAndShrink(const TransformBugSearch& s, GraphForm graph) {
-  std::unique_ptr<ConvSut> buggy = Make(s.buggy);
-  std::unique_ptr<ConvSut> correct = Make(s.correct);
+void SearchAndShrink(const TransformBugSearch& s, const GraphForm* graph) {
+  std::unique_ptr<Sut> buggy = Make(s.buggy);
+  std::unique_ptr<Sut> correct = Make(s.correct);
   ASSERT_TRUE(buggy && correct);
   std::function<bool(const DrawnCase&)> fails = [&](const DrawnCase& c) {
     return IsDiscrepancy(Check(c, *buggy, s.buggy).verdict);
   };
   BugSearchSpace search = s.search;
   // A chain adds its residual convolution (at most as large again for C_out ≤ C_in).
-  if (graph == GraphForm::kChain) search.space.max_macs /= 2;
-  const std::string tag = graph == GraphForm::kChain ? "[transform-bug chain]" : "[transform-bug]";
+  if (graph == &ChainForm()) search.space.max_macs /= 2;
+  const std::string tag = graph == &ChainForm() ? "[transform-bug chain]" : "[transform-bug]";
 
   std::vector<int64_t> cases;
   std::vector<double> seconds, shrink_seconds;
@@ -155,7 +155,7 @@ void SearchAndShrink(const TransformBugSearch& s, GraphForm graph) {
     EXPECT_LE(shrunk.problem.macs(), s.search.max_shrunk_macs) << Describe(shrunk);
     // In a chain the bug may show in the residual convolution instead.
     EXPECT_TRUE(s.essence(shrunk.problem) ||
-                (graph == GraphForm::kChain && s.essence(ResidualConv(shrunk.problem))))
+                (graph == &ChainForm() && s.essence(ResidualConv(shrunk.problem))))
         << s.id << ": " << Describe(shrunk);
     std::printf(
         "%s %-16s seed %d: %s after %4lld cases, %6.3f s; shrunk in %3lld steps / %4lld tries, "
@@ -163,7 +163,7 @@ void SearchAndShrink(const TransformBugSearch& s, GraphForm graph) {
         tag.c_str(), s.id.c_str(), seed, VerdictName(bad.verdict), static_cast<long long>(r.cases),
         r.search_seconds, static_cast<long long>(r.shrink_steps),
         static_cast<long long>(r.shrink_tries), r.shrink_seconds, Describe(shrunk).c_str(),
-        static_cast<long long>(CaseGraphMacs(shrunk.problem, graph)), Describe(*r.first).c_str());
+        static_cast<long long>(FormMacs(*graph, shrunk.problem)), Describe(*r.first).c_str());
     std::printf("%s %-16s seed %d: %s\n", tag.c_str(), s.id.c_str(), seed,
                 bad.reason.substr(0, 160).c_str());
     cases.push_back(r.cases);
@@ -176,12 +176,12 @@ void SearchAndShrink(const TransformBugSearch& s, GraphForm graph) {
 }
 
 TEST_P(TransformKnownBugSearch, OracleParityOfThePipelineFailsAndShrinksToASmallCase) {
-  SearchAndShrink(SearchFor(GetParam()), GraphForm::kConv);
+  SearchAndShrink(SearchFor(GetParam()), &ConvForm());
 }
 
 // Inside a residual block (core/graph.h ChainGraph), checked against the graph oracle.
 TEST_P(TransformKnownBugSearch, OracleParityOfThePipelineOnChainsFailsAndShrinksToASmallCase) {
-  SearchAndShrink(SearchFor(GetParam()), GraphForm::kChain);
+  SearchAndShrink(SearchFor(GetParam()), &ChainForm());
 }
 
 // The same search in a campaign's default space — every rank, both kinds, all three directions —
@@ -192,7 +192,7 @@ TEST_P(TransformKnownBugSearch, FoundAndShrunkInTheDefaultSpace) {
   const TransformBugSearch& s = SearchFor(GetParam());
   ProblemSpace space;
   space.max_macs = 50000;
-  std::unique_ptr<ConvSut> buggy = Make(s.buggy);
+  std::unique_ptr<Sut> buggy = Make(s.buggy);
   ASSERT_TRUE(buggy);
   bug_search::SearchTheDefaultSpace("[transform-bug default space]", s.id, *buggy, s.buggy, space);
 }

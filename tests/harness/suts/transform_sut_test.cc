@@ -31,8 +31,8 @@ std::vector<std::string> CorrectPasses() {
   return names;
 }
 
-std::unique_ptr<ConvSut> Make(const std::string& name) {
-  Result<std::unique_ptr<ConvSut>> sut = MakeSut(name);
+std::unique_ptr<Sut> Make(const std::string& name) {
+  Result<std::unique_ptr<Sut>> sut = MakeSut(name);
   if (!sut.ok()) {
     ADD_FAILURE() << sut.status().message();
     return nullptr;
@@ -42,14 +42,14 @@ std::unique_ptr<ConvSut> Make(const std::string& name) {
 
 // Checks one generated problem (as a chain: its residual block) through `sut_name` in exact mode
 // and one random distribution.
-void ExpectParity(const std::string& sut_name, Direction d, GraphForm form = GraphForm::kConv) {
+void ExpectParity(const std::string& sut_name, Direction d, const GraphForm* form = &ConvForm()) {
   ProblemSpace space;
   // Transforms multiply the work (split_groups, legalize, transpose_to_conv); a chain adds its
   // residual convolution.
-  space.max_macs = form == GraphForm::kChain ? 20000 : 50000;
+  space.max_macs = form == &ChainForm() ? 20000 : 50000;
   const ConvProblem p = *GenProblem(space);
   const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
-  Result<std::unique_ptr<ConvSut>> sut = MakeSut(sut_name);
+  Result<std::unique_ptr<Sut>> sut = MakeSut(sut_name);
   RC_ASSERT(sut.ok());
   RC_CLASSIFY(p.transposed, "transposed");
   RC_CLASSIFY(p.groups > 1, "grouped");
@@ -59,14 +59,14 @@ void ExpectParity(const std::string& sut_name, Direction d, GraphForm form = Gra
     c.graph = form;
     CaseOutcome out = CheckCase(c, **sut);
     if (IsDiscrepancy(out.verdict) || out.verdict == Verdict::kInvalid)
-      RC_FAIL(sut_name + " " + GraphFormName(form) + " " + CaseDescriptor(p, d) + " " +
-              FillName(fill) + " fill: " + VerdictName(out.verdict) + ": " + out.reason);
+      RC_FAIL(sut_name + " " + form->name + " " + CaseDescriptor(p, d) + " " + FillName(fill) +
+              " fill: " + VerdictName(out.verdict) + ": " + out.reason);
   }
 }
 
 // A generated problem through a drawn correct pass: over the CI's runs every pass sees about a
 // seventh of them.
-void ExpectParityOfADrawnPass(Direction d, GraphForm form = GraphForm::kConv) {
+void ExpectParityOfADrawnPass(Direction d, const GraphForm* form = &ConvForm()) {
   const std::string pass = *rc::gen::elementOf(CorrectPasses());
   RC_TAG(pass);
   ExpectParity("transform:" + pass, d, form);
@@ -84,13 +84,13 @@ RC_GTEST_PROP(TransformSut, EveryCorrectPassAgreesWithTheOracleBackwardWeight, (
 
 // Chains: the residual block of a generated problem, checked against the graph oracle.
 RC_GTEST_PROP(TransformSut, ChainsThroughEveryCorrectPassAgreeWithTheOracleForward, ()) {
-  ExpectParityOfADrawnPass(Direction::kForward, GraphForm::kChain);
+  ExpectParityOfADrawnPass(Direction::kForward, &ChainForm());
 }
 RC_GTEST_PROP(TransformSut, ChainsThroughEveryCorrectPassAgreeWithTheOracleBackwardData, ()) {
-  ExpectParityOfADrawnPass(Direction::kBackwardData, GraphForm::kChain);
+  ExpectParityOfADrawnPass(Direction::kBackwardData, &ChainForm());
 }
 RC_GTEST_PROP(TransformSut, ChainsThroughEveryCorrectPassAgreeWithTheOracleBackwardWeight, ()) {
-  ExpectParityOfADrawnPass(Direction::kBackwardWeight, GraphForm::kChain);
+  ExpectParityOfADrawnPass(Direction::kBackwardWeight, &ChainForm());
 }
 
 // And each pass, named, on problems that give it work, in every direction and both fill modes.
@@ -98,7 +98,7 @@ class EveryPass : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(EveryPass, AgreesWithTheOracleOnProblemsThatGiveItWork) {
   const std::string sut_name = "transform:" + GetParam();
-  std::unique_ptr<ConvSut> sut = Make(sut_name);
+  std::unique_ptr<Sut> sut = Make(sut_name);
   ASSERT_TRUE(sut);
   for (const char* descriptor :
        {"1d_g2_mb2_ic4_oc6_i9_k3_s2_pb1_d2_b", "t1d_g2_ic4_oc2_i5_k3_s2_pb1_op1_nwc",
@@ -111,13 +111,13 @@ TEST_P(EveryPass, AgreesWithTheOracleOnProblemsThatGiveItWork) {
         << descriptor << ": " << Validate(parsed->problem).message();
     for (Direction d : AllDirections())
       for (Fill fill : {Fill::kExact, Fill::kUniform})
-        for (GraphForm form : {GraphForm::kConv, GraphForm::kChain}) {
+        for (const GraphForm* form : {&ConvForm(), &ChainForm()}) {
           ConvCase c{parsed->problem, d, sut_name, fill, 3};
           c.graph = form;
           CaseOutcome out = CheckCase(c, *sut);
           EXPECT_TRUE(out.verdict == Verdict::kPassed || out.verdict == Verdict::kMistrusted)
-              << sut_name << " " << GraphFormName(form) << " " << CaseDescriptor(c.problem, d)
-              << " " << FillName(fill) << ": " << VerdictName(out.verdict) << ": " << out.reason;
+              << sut_name << " " << form->name << " " << CaseDescriptor(c.problem, d) << " "
+              << FillName(fill) << ": " << VerdictName(out.verdict) << ": " << out.reason;
         }
   }
 }
@@ -136,7 +136,7 @@ RC_GTEST_PROP(TransformSut, RandomPipelinesOnChainsAgreeWithTheOracle, ()) {
   const std::string sut =
       RandomTransformSut(*rc::gen::arbitrary<uint64_t>(), *rc::gen::inRange<int64_t>(0, 1000));
   RC_TAG(sut);
-  ExpectParity(sut, *rc::gen::elementOf(AllDirections()), GraphForm::kChain);
+  ExpectParity(sut, *rc::gen::elementOf(AllDirections()), &ChainForm());
 }
 
 RC_GTEST_PROP(TransformSut, AnExplicitGradientFirstIsTheImpliedOne, ()) {
@@ -154,13 +154,13 @@ TEST(TransformSut, EveryTransformBugDiffersOnItsTriggerAndItsCorrectPassDoesNot)
   for (const KnownBugInfo& bug : KnownBugsOfKind(KnownBugKind::kTransform)) {
     Result<ConvCase> c = TriggerCase(bug);
     ASSERT_TRUE(c.ok()) << bug.id << ": " << c.status().message();
-    std::unique_ptr<ConvSut> buggy = Make("known-bug:" + bug.id);
+    std::unique_ptr<Sut> buggy = Make("known-bug:" + bug.id);
     ASSERT_TRUE(buggy);
     CaseOutcome out = CheckCase(*c, *buggy);
     EXPECT_TRUE(IsDiscrepancy(out.verdict))
         << bug.id << " on " << bug.trigger << ": " << VerdictName(out.verdict) << " " << out.reason;
     ConvCase chain = *c;  // the bug shows inside a residual block too
-    chain.graph = GraphForm::kChain;
+    chain.graph = &ChainForm();
     CaseOutcome in_chain = CheckCase(chain, *buggy);
     EXPECT_TRUE(IsDiscrepancy(in_chain.verdict))
         << bug.id << " on the chain of " << bug.trigger << ": " << VerdictName(in_chain.verdict)
@@ -168,7 +168,7 @@ TEST(TransformSut, EveryTransformBugDiffersOnItsTriggerAndItsCorrectPassDoesNot)
     // The same pipeline without the bug passes.
     std::string fixed = "transform:" + bug.pipeline;
     fixed.erase(fixed.find('@'), fixed.find_first_of(",", fixed.find('@')) - fixed.find('@'));
-    std::unique_ptr<ConvSut> correct = Make(fixed);
+    std::unique_ptr<Sut> correct = Make(fixed);
     ASSERT_TRUE(correct) << fixed;
     c.value().sut = fixed;
     CaseOutcome good = CheckCase(*c, *correct);
@@ -228,7 +228,7 @@ INSTANTIATE_TEST_SUITE_P(TransformSut, TransformBugCampaign,
 TEST(TransformSut, AWeightLayoutTransformLeftUnfoldedIsABrokenPromise) {
   Result<ConvCase> c = TriggerCase(*FindKnownBug("tvm-layout-fold"));
   ASSERT_TRUE(c.ok());
-  std::unique_ptr<ConvSut> sut = Make("known-bug:tvm-layout-fold");
+  std::unique_ptr<Sut> sut = Make("known-bug:tvm-layout-fold");
   ASSERT_TRUE(sut);
   CaseOutcome out = CheckCase(*c, *sut);
   EXPECT_EQ(out.verdict, Verdict::kBrokenPromise) << out.reason;
@@ -240,7 +240,7 @@ TEST(TransformSut, AWeightLayoutTransformLeftUnfoldedIsABrokenPromise) {
 TEST(TransformSut, UnknownPassesAndEmptyPipelinesAreInvalidNames) {
   for (const char* name : {"transform:legalise", "transform:", "transform:legalize,,split_groups",
                            "transform:legalize,gradient"}) {
-    Result<std::unique_ptr<ConvSut>> sut = MakeSut(name);
+    Result<std::unique_ptr<Sut>> sut = MakeSut(name);
     EXPECT_EQ(sut.status().code(), StatusCode::kInvalid) << name;
   }
   EXPECT_NE(MakeSut("transform:legalise").status().message().find("unknown pass 'legalise'"),
@@ -266,7 +266,7 @@ TEST(TransformSut, TheDefaultCampaignCoversTransformPipelinesThatAllExist) {
 TEST(TransformSut, ReportsOfTransformFindingsCarryTheGraphsBeforeAndAfter) {
   Result<ConvCase> c = TriggerCase(*FindKnownBug("tvm-9954"));
   ASSERT_TRUE(c.ok());
-  std::unique_ptr<ConvSut> sut = Make(c->sut);
+  std::unique_ptr<Sut> sut = Make(c->sut);
   CaseOutcome out = CheckCase(*c, *sut);
   Finding f{*c, out, *c, out, {}, ""};
   AddTransformGraphs(f);
@@ -290,8 +290,8 @@ TEST(TransformSut, ChainCasesGoOnlyToSutsThatRunGraphs) {
   Result<ParsedDescriptor> d = ParseDescriptor("2d_g2_ic4_oc4_i5x5_k3x3_s2x2");
   ASSERT_TRUE(d.ok());
   ConvCase c{d->problem, Direction::kForward, "direct", Fill::kExact, 5};
-  c.graph = GraphForm::kChain;
-  std::unique_ptr<ConvSut> direct = Make("direct");
+  c.graph = &ChainForm();
+  std::unique_ptr<Sut> direct = Make("direct");
   ASSERT_TRUE(direct);
   CaseOutcome out = CheckCase(c, *direct);
   EXPECT_EQ(out.verdict, Verdict::kSkipped) << out.reason;
@@ -300,20 +300,20 @@ TEST(TransformSut, ChainCasesGoOnlyToSutsThatRunGraphs) {
   EXPECT_TRUE(RunsGraphs("known-bug:tvm-9954"));
   EXPECT_FALSE(RunsGraphs("known-bug:tvm-3264"));  // a kernel bug
   EXPECT_FALSE(RunsGraphs("direct"));
-  // A campaign sends every kChainEvery-th case as a chain, to its graph SUTs only.
+  // A campaign sends every kGraphEvery-th case as a chain, to its graph SUTs only.
   const std::vector<std::string> suts{"direct", "transform:legalize"};
   const SutConfig none;
   int chains = 0;
-  for (int64_t i = 0; i < 4 * kChainEvery; ++i)
-    if (CampaignGraphForm(d->problem, suts, none, 1 << 20, i) == GraphForm::kChain) ++chains;
+  for (int64_t i = 0; i < 4 * kGraphEvery; ++i)
+    if (&CampaignGraphForm(d->problem, suts, none, 1 << 20, i) == &ChainForm()) ++chains;
   EXPECT_EQ(chains, 4);
-  EXPECT_EQ(CampaignGraphForm(d->problem, {"direct"}, none, 1 << 20, kChainEvery - 1),
-            GraphForm::kConv);
-  EXPECT_EQ(CampaignGraphForm(d->problem, suts, none, d->problem.macs(), kChainEvery - 1),
-            GraphForm::kConv);  // the block would go over the MACs cap
-  EXPECT_EQ(CampaignCaseSuts(suts, none, false, 1, 3, GraphForm::kChain),
+  EXPECT_EQ(&CampaignGraphForm(d->problem, {"direct"}, none, 1 << 20, kGraphEvery - 1),
+            &ConvForm());
+  EXPECT_EQ(&CampaignGraphForm(d->problem, suts, none, d->problem.macs(), kGraphEvery - 1),
+            &ConvForm());  // the block would go over the MACs cap
+  EXPECT_EQ(CampaignCaseSuts(suts, none, false, 1, 3, ChainForm()),
             (std::vector<std::string>{"transform:legalize"}));
-  EXPECT_EQ(CampaignCaseSuts(suts, none, false, 1, 3, GraphForm::kConv), suts);
+  EXPECT_EQ(CampaignCaseSuts(suts, none, false, 1, 3, ConvForm()), suts);
 }
 
 // A pipeline behind a logical name (--sut-map mine=transform:legalize) runs graphs as the pipeline
@@ -330,11 +330,11 @@ TEST(TransformSut, APipelineBehindAMappedNameGetsChainCasesLikeOneNamedDirectly)
   named.suts = {"mine"};
   named.check.suts = mapped;
   int chains = 0;
-  for (int64_t i = 0; i < 8 * kChainEvery; ++i) {
+  for (int64_t i = 0; i < 8 * kGraphEvery; ++i) {
     const ConvCase direct = CampaignCase(o, i), behind_a_name = CampaignCase(named, i);
     EXPECT_EQ(behind_a_name.graph, direct.graph) << "case " << i;
-    chains += direct.graph == GraphForm::kChain;
-    EXPECT_EQ(CampaignCaseSuts(named.suts, mapped, false, o.seed, i, direct.graph), named.suts);
+    chains += direct.graph == &ChainForm();
+    EXPECT_EQ(CampaignCaseSuts(named.suts, mapped, false, o.seed, i, *direct.graph), named.suts);
   }
   EXPECT_GT(chains, 0);
 }
@@ -343,8 +343,8 @@ TEST(TransformSut, ChainFindingsCarryTheBlockInTheirGraphsAndSnippet) {
   Result<ConvCase> trigger = TriggerCase(*FindKnownBug("tvm-9954"));
   ASSERT_TRUE(trigger.ok());
   ConvCase c = *trigger;
-  c.graph = GraphForm::kChain;
-  std::unique_ptr<ConvSut> sut = Make(c.sut);
+  c.graph = &ChainForm();
+  std::unique_ptr<Sut> sut = Make(c.sut);
   CaseOutcome out = CheckCase(c, *sut);
   ASSERT_TRUE(IsDiscrepancy(out.verdict)) << out.reason;
   Finding f{c, out, c, out, {}, ""};
