@@ -164,7 +164,10 @@ bad_case graph-form "^field 'graph' is \"tree\", expected conv or chain$" '{"sch
 bad_case graph-number "^field 'graph' must be a string, got the integer 2$" '{"schema": "convparity.case/1", "descriptor": "fwd:1d_ic1_oc1_i4_k1", "graph": 2}'
 # A chain whose residual convolution (C_out → C_out) is far larger than the convolution itself:
 # refused before its weight is allocated.
-bad_case chain-residual-weight "^the chain graph: %4 = conv: weight tensor \\[1000000, 1000000, 1\\] has 1000000000000 elements, over the limit of [0-9]+ \\(--max-elements\\)" '{"schema": "convparity.case/1", "descriptor": "fwd:1d_ic1_oc1000000_i1_k1", "sut": "transform:legalize", "graph": "chain"}'
+chain='{"schema": "convparity.case/1", "descriptor": "fwd:1d_ic1_oc1000000_i1_k1", "graph": "chain",
+  "sut": "transform:legalize"}'
+huge='weight tensor \[1000000, 1000000, 1\] has 1000000000000 elements, over the limit of [0-9]+'
+bad_case chain-residual-weight "^the chain graph: %4 = conv: $huge \\(--max-elements\\)" "$chain"
 
 # Hostile numbers.
 bad_case batch-int64-max '^batch must be at most 2\^30, but got 9223372036854775807$' "$(problem batch 9223372036854775807)"
