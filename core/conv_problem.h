@@ -25,13 +25,37 @@ enum class DataLayout { kChannelsFirst, kChannelsLast };  // NC… / N…C
 enum class WeightLayout { kOI, kIO, kSpatialIO, kOSpatialI };  // OI…, IO…, …IO (HWIO), O…I (OHWI)
 enum class DType { kFloat32 };
 
-struct ConvProblem {
-  // rank, transposed, groups, batch, in_channels, out_channels; input, kernel, stride, pad_begin,
-  // pad_end, dilation, output_padding (Dims: spatial values); data_layout, weight_layout, bias,
-  // dtype. Their defaults, bounds and names: core/problem_fields.def.
-#define CONVPARITY_FORM(field, type, default_value) type field = default_value;
-#define CONVPARITY_COUNT(field, key, meaning, plain, required) int64_t field = plain;
-#define CONVPARITY_SIZES(field, key, meaning, plain, ...) Dims field{plain, plain, plain};
+// Expands to its arguments when a field's part (problem_fields.def) is the one wanted: a member of
+// ConvParams when the part is `attr`, of ConvProblem's own when it is `problem`.
+#define CONVPARITY_IF_attr_attr(...) __VA_ARGS__
+#define CONVPARITY_IF_attr_problem(...)
+#define CONVPARITY_IF_problem_attr(...)
+#define CONVPARITY_IF_problem_problem(...) __VA_ARGS__
+
+// What a convolution does to any operands: rank, groups; kernel, stride, dilation, pad_begin,
+// pad_end, output_padding (Dims: spatial values); data_layout, weight_layout. The fields of
+// problem_fields.def whose part is `attr`, declared there: the one conv vocabulary, shared by a
+// ConvProblem and a graph's conv node (ConvAttrs, core/graph.h).
+struct ConvParams {
+#define CONVPARITY_FORM(field, type, default_value, part) \
+  CONVPARITY_IF_attr_##part(type field = default_value;)
+#define CONVPARITY_COUNT(field, key, meaning, plain, required, part) \
+  CONVPARITY_IF_attr_##part(int64_t field = plain;)
+#define CONVPARITY_SIZES(field, key, meaning, plain, required, transposed_only, rule, part) \
+  CONVPARITY_IF_attr_##part(Dims field{plain, plain, plain};)
+#include "core/problem_fields.def"
+};
+
+// A convolution with its operands: the params with the problem's kind (transposed), sizes (batch,
+// in_channels, out_channels, input), bias and dtype, the fields whose part is `problem`. Their
+// defaults, bounds and names: core/problem_fields.def.
+struct ConvProblem : ConvParams {
+#define CONVPARITY_FORM(field, type, default_value, part) \
+  CONVPARITY_IF_problem_##part(type field = default_value;)
+#define CONVPARITY_COUNT(field, key, meaning, plain, required, part) \
+  CONVPARITY_IF_problem_##part(int64_t field = plain;)
+#define CONVPARITY_SIZES(field, key, meaning, plain, required, transposed_only, rule, part) \
+  CONVPARITY_IF_problem_##part(Dims field{plain, plain, plain};)
 #include "core/problem_fields.def"
 
   // Derived values (getters, never stored).

@@ -51,17 +51,10 @@ enum class OpKind {
 // transpose. Its `pad_end` and `output_padding` say how large x is: x = (y − 1)·s − pad_begin −
 // pad_end + d·(k − 1) + 1 + extra with 0 ≤ extra < max(s, d) (an ordinary conv's leftover rows, a
 // transposed one's output_padding).
-struct ConvAttrs {
-  int rank = 2;
-  int64_t groups = 1;
-  Dims kernel{1, 1, 1};  // required by conv_backward_weight; checked against the weight elsewhere
-  Dims stride{1, 1, 1};
-  Dims pad_begin{0, 0, 0};
-  Dims pad_end{0, 0, 0};
-  Dims dilation{1, 1, 1};
-  Dims output_padding{0, 0, 0};  // conv_transpose only
-  DataLayout data_layout = DataLayout::kChannelsFirst;
-  WeightLayout weight_layout = WeightLayout::kOI;
+// The params are a ConvProblem's (core/conv_problem.h): `kernel` is required by
+// conv_backward_weight (a conv's comes from its weight, checked against it elsewhere) and
+// `output_padding` is conv_transpose's only.
+struct ConvAttrs : ConvParams {
   // The second representation of a depthwise weight (groups = C_in, multiplier m): (C_in, m, k…) in
   // OI, (k…, C_in, m) in …IO, instead of (C_in·m, 1, k…) / (k…, 1, C_in·m). Same memory, other
   // shape; canonicalize_depthwise removes it (tvm-10294).

@@ -150,16 +150,8 @@ Graph ForwardGraph(const ConvProblem& p, bool multiplier_weight) {
 
 ConvAttrs ConvAttrsOf(const ConvProblem& p) {
   ConvAttrs a;
-  a.rank = p.rank;
-  a.groups = p.groups;
-  a.kernel = p.kernel;
-  a.stride = p.stride;
-  a.pad_begin = p.pad_begin;
-  a.pad_end = p.pad_end;
-  a.dilation = p.dilation;
-  a.output_padding = p.transposed ? p.output_padding : Dims{0, 0, 0};
-  a.data_layout = p.data_layout;
-  a.weight_layout = p.weight_layout;
+  static_cast<ConvParams&>(a) = p;
+  if (!p.transposed) a.output_padding = Dims{0, 0, 0};
   return a;
 }
 

@@ -24,13 +24,13 @@ Shape LogicalData(const Shape& s, DataLayout layout) {
   return l;
 }
 
-// A problem with only rank, kind and layouts set: enough for the memory orders.
-ConvProblem LayoutProblem(const ConvAttrs& a, bool transposed) {
+// The problem of a node's params and kind, its operands' sizes still to set. An ordinary problem
+// has no output_padding (conv_backward_weight's says how large x is).
+ConvProblem ProblemOfParams(const ConvAttrs& a, bool transposed) {
   ConvProblem p;
-  p.rank = a.rank;
+  static_cast<ConvParams&>(p) = a;
   p.transposed = transposed;
-  p.data_layout = a.data_layout;
-  p.weight_layout = a.weight_layout;
+  if (!transposed) p.output_padding = Dims{0, 0, 0};
   return p;
 }
 
@@ -67,7 +67,7 @@ Result<ConvProblem> ForwardConvProblem(const Graph& g, int i) {
     return Status::Invalid(where + "weight " + ShapeText(ws) + " has rank " +
                            std::to_string(ws.size()) + ", expected " + std::to_string(r + 2) +
                            " for kernel_layout " + wl);
-  ConvProblem p = LayoutProblem(*a, transposed);
+  ConvProblem p = ProblemOfParams(*a, transposed);
   const Shape data = LogicalData(ds, a->data_layout);
   const int64_t g_ = a->groups;
   const int64_t c_in = data[1];
@@ -122,16 +122,10 @@ Result<ConvProblem> ForwardConvProblem(const Graph& g, int i) {
   p.batch = data[0];
   p.in_channels = c_in;
   p.out_channels = c_out;
-  p.groups = g_;
   for (int d = 0; d < r; ++d) {
     p.input[d] = data[2 + d];
-    p.kernel[d] = w[2 + d];
+    p.kernel[d] = w[2 + d];  // a conv's kernel is its weight's
   }
-  p.stride = a->stride;
-  p.pad_begin = a->pad_begin;
-  p.pad_end = a->pad_end;
-  p.dilation = a->dilation;
-  p.output_padding = transposed ? a->output_padding : Dims{0, 0, 0};
   if (!transposed)
     for (int d = 0; d < r; ++d)
       if (a->output_padding[d] != 0)
@@ -177,17 +171,11 @@ Result<ConvProblem> BackwardWeightRelation(const Graph& g, int i) {
       return Status::Invalid(where + what + " has " + std::to_string(c) +
                              " channels, not divisible by " + std::to_string(a->groups) +
                              " groups");
-  ConvProblem p = LayoutProblem(*a, false);
+  ConvProblem p = ProblemOfParams(*a, false);
   p.batch = x[0];
   p.in_channels = x[1];
   p.out_channels = y[1];
-  p.groups = a->groups;
   for (int d = 0; d < r; ++d) p.input[d] = x[2 + d];
-  p.kernel = a->kernel;
-  p.stride = a->stride;
-  p.pad_begin = a->pad_begin;
-  p.pad_end = a->pad_end;
-  p.dilation = a->dilation;
   for (int d = 0; d < r; ++d) {
     if (p.kernel[d] < 1 || p.stride[d] < 1 || p.dilation[d] < 1 || p.pad_begin[d] < 0 ||
         p.pad_end[d] < 0 || y[2 + d] < 1 || p.kernel[d] > (int64_t{1} << 20) ||

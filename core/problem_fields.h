@@ -24,16 +24,16 @@ struct IntegerField {
 
 // In the table's order.
 inline constexpr IntegerField kIntegerFields[] = {
-#define CONVPARITY_COUNT(field, key, meaning, plain, required) \
+#define CONVPARITY_COUNT(field, key, meaning, plain, required, part) \
   {#field, key, meaning, &ConvProblem::field, nullptr, plain, required, false, "must be positive"},
-#define CONVPARITY_SIZES(field, key, meaning, plain, required, transposed_only, rule) \
+#define CONVPARITY_SIZES(field, key, meaning, plain, required, transposed_only, rule, part) \
   {#field, key, meaning, nullptr, &ConvProblem::field, plain, required, transposed_only, rule},
 #include "core/problem_fields.def"
 };
 
 // Every field's name, in the table's order: the members of problem.* in a case file.
 inline constexpr const char* kProblemFieldNames[] = {
-#define CONVPARITY_FORM(field, type, default_value) #field,
+#define CONVPARITY_FORM(field, ...) #field,
 #define CONVPARITY_COUNT(field, ...) #field,
 #define CONVPARITY_SIZES(field, ...) #field,
 #include "core/problem_fields.def"
