@@ -49,9 +49,9 @@ std::vector<ConvCase> OneStepPlainer(const ConvCase& c) {
   q.groups = 1;  // the channel counts kept
   add(q);
   for (int i = 0; i < p.rank; ++i) {
-    for (Dims ConvProblem::*field : std::initializer_list<Dims ConvProblem::*>{
-             &ConvProblem::input, &ConvProblem::kernel, &ConvProblem::stride,
-             &ConvProblem::dilation}) {
+    for (Dims ConvProblem::*field :
+         std::initializer_list<Dims ConvProblem::*>{&ConvProblem::input, &ConvProblem::kernel,
+                                                    &ConvProblem::stride, &ConvProblem::dilation}) {
       for (int64_t v : {int64_t{1}, (p.*field)[i] - 1})
         if (v >= 1) q = p, (q.*field)[i] = v, add(q);
     }
