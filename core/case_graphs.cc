@@ -12,10 +12,10 @@ namespace {
 constexpr int64_t kExactChainWeight = 2;
 constexpr uint64_t kChainWeightStream = 5;
 
-std::vector<FormVar> NoVars(const ConvProblem&) { return {}; }
+std::vector<CaseVar> NoVars(const ConvProblem&) { return {}; }
 int64_t NoGrowth(const ConvProblem&) { return 1; }
 
-std::vector<FormVar> ChainVars(const ConvProblem& p) {
+std::vector<CaseVar> ChainVars(const ConvProblem& p) {
   const ConvProblem q = ResidualConv(p);
   return {{"w2", kChainWeightStream, q.weight_shape(), WeightMemoryOrder(q), kExactChainWeight}};
 }
@@ -60,6 +60,19 @@ std::string GraphFormNames() {
   for (size_t i = 0; i < forms.size(); ++i)
     names += (i == 0 ? "" : i + 1 == forms.size() ? " or " : ", ") + forms[i].name;
   return names;
+}
+
+std::vector<CaseVar> CaseVars(const GraphForm& form, const ConvProblem& p, Direction d) {
+  std::vector<CaseVar> vars;  // the problem's on streams 1 to 4, a form's own from 5 on
+  if (d != Direction::kBackwardData)
+    vars.push_back({kInputVar, 1, p.input_shape(), DataMemoryOrder(p)});
+  if (d != Direction::kBackwardWeight)
+    vars.push_back({kWeightVar, 2, p.weight_shape(), WeightMemoryOrder(p)});
+  if (d == Direction::kForward && p.bias) vars.push_back({kBiasVar, 3, p.bias_shape(), {0}});
+  if (d != Direction::kForward)
+    vars.push_back({kGradOutputVar, 4, p.output_shape(), DataMemoryOrder(p)});
+  for (CaseVar& own : form.vars(p)) vars.push_back(std::move(own));
+  return vars;
 }
 
 namespace {

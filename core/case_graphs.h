@@ -3,7 +3,7 @@
 // around it ("chain": a residual block), which only SUTs that run graphs take.
 //
 // Every form's graph reads %x, %w (and %b) as ForwardGraph does, in the problem's memory layouts,
-// plus vars of its own (FormVar, filled by name), and its result has the shape the problem's
+// plus vars of its own (CaseVar, filled by name), and its result has the shape the problem's
 // direction gives. The oracle evaluates any form's graph (oracles/graph_oracle.h); SUTs that run
 // graphs build it by its form. Adding a form is its entry in case_graphs.cc, and its PyTorch text
 // in reports/python_snippet.cc.
@@ -21,16 +21,23 @@ namespace convparity {
 
 struct Graph;  // core/graph.h: who builds a form's graph includes it
 
-// A var a form adds to the problem's own (%x, %w, %b).
-struct FormVar {
-  std::string name;  // in the graph: "w2"
-  // Its fill's stream (MixSeed(seed, stream); generators/fill.h TensorId): fixed forever, since
-  // changing it changes every stored case's data.
+// The problem's vars, as ForwardGraph names them, and the gradient of the result a backward
+// direction starts from (kernels/graph/passes.h Gradient adds it).
+inline constexpr char kInputVar[] = "x";
+inline constexpr char kWeightVar[] = "w";
+inline constexpr char kBiasVar[] = "b";
+inline constexpr char kGradOutputVar[] = "grad_output";
+
+// A var a case reads: one of the problem's, or one its form adds.
+struct CaseVar {
+  std::string name;  // in the graph: "x", "w2"
+  // Its fill's stream (MixSeed(seed, stream)): fixed forever, since changing it changes every
+  // stored case's data.
   uint64_t stream = 0;
   Shape shape;                    // logical (PyTorch) shape
   std::vector<int> memory_order;  // how the graph's var stores it (core/tensor.h)
-  // An exact fill draws it with range 1 and multiplies it by this; the form's exact_growth leaves
-  // room for it.
+  // A form's own var: an exact fill draws it with range 1 and multiplies it by this; the form's
+  // exact_growth leaves room for it. (The problem's vars take ChooseExactRange's ranges.)
   int64_t exact_scale = 1;
 };
 
@@ -38,7 +45,7 @@ struct GraphForm {
   std::string name;     // as case files and flags spell it
   std::string summary;  // for `convparity list`
   Graph (*build)(const ConvProblem& p, bool multiplier_weight);
-  std::vector<FormVar> (*vars)(const ConvProblem& p);  // beside %x, %w, %b
+  std::vector<CaseVar> (*vars)(const ConvProblem& p);  // its own, beside the problem's
   // How much the graph can grow the problem's convolution's worst-case sum after it (a chain: the
   // add of y and the residual convolution's K2 terms of ±2·y, 1 + 2·K2): an exact fill divides its
   // limit by this, so that every sum of the graph stays exact in float32.
@@ -56,6 +63,12 @@ const GraphForm& ConvForm();
 const GraphForm& ChainForm();
 const GraphForm* FindGraphForm(const std::string& name);
 std::string GraphFormNames();  // "conv or chain", for messages
+
+// Every var a case of `form` on p reads in direction d, by stream: of the problem's, x and w and b
+// (with p.bias) forward, grad_output and w backward-data, x and grad_output backward-weight (the
+// var a backward direction differentiates is not read; a form's graph differentiates it without
+// p's bias); then the form's own, in every direction.
+std::vector<CaseVar> CaseVars(const GraphForm& form, const ConvProblem& p, Direction d);
 
 // The problems of the convolutions the form's graph for p performs (ConvProblemOf of each conv
 // node, in graph order: p first); ConvProblemOf's error for one that is no legal convolution. And

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "core/case_graphs.h"
 #include "core/graph.h"
 
 namespace convparity {
@@ -124,7 +125,7 @@ bool HasMultiplierRepresentation(const ConvProblem& p) {
 
 Graph ForwardGraph(const ConvProblem& p, bool multiplier_weight) {
   Graph g;
-  const int x = g.AddVar("x", MemoryShape(p.input_shape(), DataMemoryOrder(p)));
+  const int x = g.AddVar(kInputVar, MemoryShape(p.input_shape(), DataMemoryOrder(p)));
   Shape w_shape = MemoryShape(p.weight_shape(), WeightMemoryOrder(p));
   const bool multiplier = multiplier_weight && HasMultiplierRepresentation(p);
   if (multiplier) {
@@ -137,9 +138,9 @@ Graph ForwardGraph(const ConvProblem& p, bool multiplier_weight) {
       w_shape[p.rank + 1] = m;
     }
   }
-  const int w = g.AddVar("w", w_shape);
+  const int w = g.AddVar(kWeightVar, w_shape);
   std::vector<int> operands{x, w};
-  if (p.bias) operands.push_back(g.AddVar("b", p.bias_shape()));
+  if (p.bias) operands.push_back(g.AddVar(kBiasVar, p.bias_shape()));
   ConvAttrs a = ConvAttrsOf(p);
   a.multiplier_weight = multiplier;
   const int y = g.AddOp(p.transposed ? OpKind::kConvTranspose : OpKind::kConv, operands, a);

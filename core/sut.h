@@ -14,7 +14,8 @@
 
 namespace convparity {
 
-// One case's float32 buffers, in the problem's memory layouts: input, output and their gradients in
+// One convolution's float32 buffers as a ConvSut gets them (and the plugin ABI and the process
+// protocol carry them), in the problem's memory layouts: input, output and their gradients in
 // DataMemoryOrder(p), the weight in WeightMemoryOrder(p), the bias contiguous.
 struct ConvBuffers {
   const float* input = nullptr;        // x        (fwd, bwd_weight)
@@ -22,9 +23,19 @@ struct ConvBuffers {
   const float* bias = nullptr;         // b        (fwd, when p.bias)
   const float* grad_output = nullptr;  // dy       (bwd_data, bwd_weight)
   float* result = nullptr;             // y, dx or dw; poisoned with NaN before the call
-  // A graph form's own vars (core/case_graphs.h FormVar: a chain's %w2), by name, each in its
-  // memory order; the result is then the graph's.
-  std::map<std::string, const float*> form_vars;
+};
+
+// A case's buffers as a Sut gets them: every var the case reads (core/case_graphs.h CaseVars) by
+// name, each in its memory order, and the result of the case's graph, in the memory order of
+// ResultShape's tensor, poisoned with NaN before the call.
+struct CaseBuffers {
+  std::map<std::string, const float*> vars;
+  float* result = nullptr;
+  // The buffer of var `name`; null when the case does not read it.
+  const float* Get(const std::string& name) const {
+    const auto it = vars.find(name);
+    return it == vars.end() ? nullptr : it->second;
+  }
 };
 
 // How a SUT's run ended: as its status says (Ok: the result is written; Unsupported(reason): it
@@ -50,7 +61,7 @@ class Sut {
   virtual ~Sut() = default;
   virtual std::string name() const = 0;
   virtual GraphRun RunGraph(const ConvProblem& p, const GraphForm& form, Direction direction,
-                            const ConvBuffers& buffers) = 0;
+                            const CaseBuffers& buffers) = 0;
   // After a run that ended Ok: what the SUT says about it (the implementation it used, whether the
   // result is inexact). Empty by default.
   virtual RunNotes LastRunNotes() const { return {}; }
@@ -66,11 +77,13 @@ class ConvSut : public Sut {
   // an error of the system under test.
   virtual Status Run(const ConvProblem& p, Direction direction, const ConvBuffers& buffers) = 0;
   GraphRun RunGraph(const ConvProblem& p, const GraphForm& form, Direction direction,
-                    const ConvBuffers& buffers) final {
+                    const CaseBuffers& buffers) final {
     if (form != ConvForm())
       return Status::Unsupported(name() + " runs single convolutions; a " + form.name +
                                  " case needs a SUT that runs graphs (transform:…)");
-    return Run(p, direction, buffers);
+    return Run(p, direction,
+               ConvBuffers{buffers.Get(kInputVar), buffers.Get(kWeightVar), buffers.Get(kBiasVar),
+                           buffers.Get(kGradOutputVar), buffers.result});
   }
 };
 

@@ -81,4 +81,10 @@ HostTensor FromMemoryOrder(const Shape& shape, const std::vector<float>& memory,
   return t;
 }
 
+const HostTensor& CaseInputs::Get(const std::string& name) const {
+  static const HostTensor kNone;
+  const auto it = vars.find(name);
+  return it == vars.end() ? kNone : it->second;
+}
+
 }  // namespace convparity

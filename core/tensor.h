@@ -67,15 +67,13 @@ void ForEachIndex(const Shape& shape, F&& f) {
 
 namespace convparity {
 
-// The filled inputs of one case, in logical order. Only those the direction reads are non-empty:
-// fwd: input, weight (+ bias); bwd_data: grad_output, weight; bwd_weight: input, grad_output.
+// A case's values by the name of the graph var each binds (core/case_graphs.h CaseVars), in
+// logical order: of the problem's "x", "w", "b" and "grad_output" those the direction reads, and
+// the form's own ("w2").
 struct CaseInputs {
-  HostTensor input;
-  HostTensor weight;
-  HostTensor bias;
-  HostTensor grad_output;
-  // The vars a graph form adds (core/case_graphs.h FormVar: a chain's %w2), by name.
-  std::map<std::string, HostTensor> form_vars;
+  std::map<std::string, HostTensor> vars;
+  // The value of var `name`; an empty tensor when the case does not read it.
+  const HostTensor& Get(const std::string& name) const;
 };
 
 // The logical shape of the tensor a direction produces: y, dx or dw.

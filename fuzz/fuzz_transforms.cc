@@ -64,42 +64,29 @@ Target& TheTarget() {
   return *target;
 }
 
-// The vars of `g` bound to the case's filled inputs, in the problem's memory layouts (a var's
-// shape is its tensor in memory order; a form's own var is in its FormVar's). A var the direction
-// does not read is bound to zeros.
-GraphBindings Bind(const Graph& g, const ConvProblem& p, const std::vector<FormVar>& form_vars,
-                   const CaseInputs& in) {
+// The vars of `g` bound to the case's filled inputs, each in its memory order (core/case_graphs.h
+// CaseVars). A var the direction does not read is bound to zeros.
+GraphBindings Bind(const Graph& g, const std::vector<CaseVar>& case_vars, const CaseInputs& in) {
   GraphBindings vars;
   for (const Node& n : g.nodes) {
     if (n.op != OpKind::kVar) continue;
-    const auto own = std::find_if(form_vars.begin(), form_vars.end(),
-                                  [&](const FormVar& v) { return v.name == n.name; });
-    const HostTensor* logical = n.name == "x"             ? &in.input
-                                : n.name == "w"           ? &in.weight
-                                : n.name == "b"           ? &in.bias
-                                : n.name == "grad_output" ? &in.grad_output
-                                : own != form_vars.end()  ? &in.form_vars.find(n.name)->second
-                                                          : nullptr;
-    const std::vector<int> order = n.name == "w"            ? WeightMemoryOrder(p)
-                                   : own != form_vars.end() ? own->memory_order
-                                   : n.name == "b"          ? std::vector<int>{0}
-                                                            : DataMemoryOrder(p);
-    HostTensor t{n.shape, {}};
-    t.values = logical != nullptr && !logical->values.empty()
-                   ? ToMemoryOrder(*logical, order)
-                   : std::vector<float>(static_cast<size_t>(NumElements(n.shape)), 0.0f);
-    vars[n.name] = std::move(t);
+    const auto var = std::find_if(case_vars.begin(), case_vars.end(),
+                                  [&](const CaseVar& v) { return v.name == n.name; });
+    vars[n.name] =
+        var != case_vars.end()
+            ? HostTensor{n.shape, ToMemoryOrder(in.Get(n.name), var->memory_order)}
+            : HostTensor{n.shape, std::vector<float>(static_cast<size_t>(NumElements(n.shape)))};
   }
   return vars;
 }
 
 // Frozen weights: the weight (and bias, and a form's own) vars become constants holding their
 // bound values.
-void Freeze(Graph& g, const std::vector<FormVar>& form_vars, GraphBindings& vars) {
+void Freeze(Graph& g, const std::vector<CaseVar>& own_vars, GraphBindings& vars) {
   for (Node& n : g.nodes) {
-    const bool own = std::any_of(form_vars.begin(), form_vars.end(),
-                                 [&](const FormVar& v) { return v.name == n.name; });
-    if (n.op != OpKind::kVar || (n.name != "w" && n.name != "b" && !own)) continue;
+    const bool own = std::any_of(own_vars.begin(), own_vars.end(),
+                                 [&](const CaseVar& v) { return v.name == n.name; });
+    if (n.op != OpKind::kVar || (n.name != kWeightVar && n.name != kBiasVar && !own)) continue;
     n.op = OpKind::kConst;
     n.value = vars[n.name];
     vars.erase(n.name);
@@ -153,14 +140,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Graph original = forward;
   if (d != Direction::kForward) {
     steps.push_back("gradient");
-    Result<Graph> grad = Gradient(forward, {d == Direction::kBackwardData ? "x" : "w"});
+    Result<Graph> grad =
+        Gradient(forward, {d == Direction::kBackwardData ? kInputVar : kWeightVar});
     if (!grad.ok()) Finding(t, c, steps, freeze, "gradient failed: " + grad.status().message());
     original = *grad;
   }
   const CaseInputs inputs = FillInputs(p, d, Fill::kExact, c.seed, *c.graph);
-  const std::vector<FormVar> form_vars = c.graph->vars(p);
-  GraphBindings vars = Bind(original, p, form_vars, inputs);
-  if (freeze) Freeze(original, form_vars, vars);
+  GraphBindings vars = Bind(original, CaseVars(*c.graph, p, d), inputs);
+  if (freeze) Freeze(original, c.graph->vars(p), vars);
   if (Status st = InferShapes(original); !st.ok())
     Finding(t, c, steps, freeze, "the starting graph is malformed: " + st.message());
 

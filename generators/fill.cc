@@ -2,15 +2,25 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
-#include "core/graph.h"
+#include "core/case_graphs.h"
 #include "core/prng.h"
 
 namespace convparity {
 namespace {
 
-// Which role a tensor plays in the reduction, to pick its exact range.
-enum class Role { kData, kWeight, kBias };
+// Which role a var plays in the reduction, to pick its exact range: a factor of its products, the
+// bias, or a var a graph form adds (range 1, times its exact_scale).
+enum class Role { kData, kWeight, kBias, kOwn };
+
+Role RoleOf(const std::string& var, Direction d) {
+  if (var == kInputVar) return Role::kData;
+  if (var == kWeightVar) return Role::kWeight;
+  if (var == kBiasVar) return Role::kBias;
+  if (var == kGradOutputVar) return d == Direction::kBackwardData ? Role::kData : Role::kWeight;
+  return Role::kOwn;
+}
 
 float ExactValue(Prng& rng, int64_t range) {
   // Never zero: dense inputs exercise every path (TOLERANCE.md). Sign and magnitude as integers,
@@ -35,13 +45,14 @@ float WideValue(Prng& rng) {
   return (bits & 1) ? -magnitude : magnitude;
 }
 
-HostTensor FillTensor(const Shape& shape, TensorId id, Role role, Fill fill,
+HostTensor FillTensor(const Shape& shape, uint64_t stream, Role role, Fill fill,
                       const ExactRange& exact, uint64_t seed) {
   HostTensor t{shape, std::vector<float>(static_cast<size_t>(NumElements(shape)))};
-  Prng rng(MixSeed(seed, static_cast<uint64_t>(id)));
+  Prng rng(MixSeed(seed, stream));
   const int64_t range = role == Role::kData     ? exact.data_range
                         : role == Role::kWeight ? exact.weight_range
-                                                : exact.bias_range;
+                        : role == Role::kBias   ? exact.bias_range
+                                                : 1;
   for (float& v : t.values) {  // logical order: layouts never change values
     switch (fill) {
       case Fill::kExact:
@@ -80,32 +91,12 @@ CaseInputs FillInputs(const ConvProblem& p, Direction d, Fill fill, uint64_t see
                       const GraphForm& form) {
   const ExactRange exact = ChooseExactRange(p, d, form);
   CaseInputs in;
-  auto make = [&](const Shape& shape, TensorId id, Role role) {
-    return FillTensor(shape, id, role, fill, exact, seed);
-  };
-  switch (d) {
-    case Direction::kForward:
-      in.input = make(p.input_shape(), TensorId::kInput, Role::kData);
-      in.weight = make(p.weight_shape(), TensorId::kWeight, Role::kWeight);
-      if (p.bias) in.bias = make(p.bias_shape(), TensorId::kBias, Role::kBias);
-      break;
-    case Direction::kBackwardData:
-      in.grad_output = make(p.output_shape(), TensorId::kGradOutput, Role::kData);
-      in.weight = make(p.weight_shape(), TensorId::kWeight, Role::kWeight);
-      break;
-    case Direction::kBackwardWeight:
-      in.input = make(p.input_shape(), TensorId::kInput, Role::kData);
-      in.grad_output = make(p.output_shape(), TensorId::kGradOutput, Role::kWeight);
-      break;
-  }
-  ExactRange unit = exact;
-  unit.weight_range = 1;
-  for (const FormVar& var : form.vars(p)) {
-    HostTensor t =
-        FillTensor(var.shape, static_cast<TensorId>(var.stream), Role::kWeight, fill, unit, seed);
-    if (fill == Fill::kExact)
+  for (const CaseVar& var : CaseVars(form, p, d)) {
+    const Role role = RoleOf(var.name, d);
+    HostTensor t = FillTensor(var.shape, var.stream, role, fill, exact, seed);
+    if (role == Role::kOwn && fill == Fill::kExact)
       for (float& v : t.values) v *= static_cast<float>(var.exact_scale);
-    in.form_vars[var.name] = std::move(t);
+    in.vars[var.name] = std::move(t);
   }
   return in;
 }

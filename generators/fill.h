@@ -31,21 +31,9 @@ constexpr int64_t kMaxExactRange = 4;
 // convolution's limit is divided by the form's exact_growth.
 ExactRange ChooseExactRange(const ConvProblem& p, Direction d, const GraphForm& form = ConvForm());
 
-// Stream ids for MixSeed(seed, id): one independent stream per tensor, fixed forever (changing them
-// changes every stored case's data).
-enum class TensorId : uint64_t {
-  kInput = 1,
-  kWeight = 2,
-  kBias = 3,
-  kGradOutput = 4,
-  kChainWeight = 5,  // the chain's %w2 (core/case_graphs.cc)
-};
-
-// Fills the tensors `d` reads, in logical order, with shapes p.input_shape(), p.weight_shape(),
-// p.bias_shape(), p.output_shape(); the others stay empty. A graph form's own vars (a chain's %w2)
-// are read in every direction: each is filled on its stream, as a weight, with range 1 times its
-// exact_scale in exact mode (a graph's backward directions differentiate it without p's bias,
-// which no gradient needs).
+// Fills the vars a case reads (core/case_graphs.h CaseVars), each on its stream, in logical order.
+// A graph form's own vars (a chain's %w2) are filled as weights, with range 1 times their
+// exact_scale in exact mode.
 //   kExact:    integers of ChooseExactRange (with range 1 when even that is not exact: check
 //              ChooseExactRange(p, d).exact and skip the case).
 //   kUniform:  uniform in [-1, 1), multiples of 2^-23.

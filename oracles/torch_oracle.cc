@@ -11,6 +11,7 @@
 #include <set>
 #include <utility>
 
+#include "core/case_graphs.h"
 #include "oracles/aten_conv.h"
 
 namespace convparity {
@@ -52,30 +53,20 @@ at::Tensor ToAten(const HostTensor& t, at::Tensor* absolute = nullptr) {
   return out;
 }
 
-// Whether every value the direction reads is ≥ 0 (the positive fill: half of the random oracle's
-// work is then already done).
-bool AllNonNegative(const CaseInputs& in, Direction d) {
-  auto non_negative = [](const HostTensor& t) {
+// Whether every value the case reads is ≥ 0 (the positive fill: half of the random oracle's work
+// is then already done).
+bool AllNonNegative(const CaseInputs& in) {
+  for (const auto& [name, t] : in.vars)
     for (float v : t.values)
       if (!(v >= 0)) return false;
-    return true;
-  };
-  switch (d) {
-    case Direction::kForward:
-      return non_negative(in.input) && non_negative(in.weight) && non_negative(in.bias);
-    case Direction::kBackwardData:
-      return non_negative(in.grad_output) && non_negative(in.weight);
-    case Direction::kBackwardWeight:
-      return non_negative(in.input) && non_negative(in.grad_output);
-  }
-  return false;
+  return true;
 }
 
 Result<OracleOutput> ComputeOrThrow(const ConvProblem& p, Direction d, const CaseInputs& in,
                                     bool with_magnitude) {
   // With no negative input, A = |x| ⊛ |w| + |b| is the result itself: |v| = v for every value
   // read, and ATen on one thread repeats a computation bit for bit (but for the sign of a zero).
-  const bool magnitude_apart = with_magnitude && !AllNonNegative(in, d);
+  const bool magnitude_apart = with_magnitude && !AllNonNegative(in);
   DirectionInputs t, a;
   auto take = [&](const char* name, const HostTensor& from, const Shape& shape, at::Tensor& to,
                   at::Tensor& absolute) -> Status {
@@ -84,13 +75,13 @@ Result<OracleOutput> ComputeOrThrow(const ConvProblem& p, Direction d, const Cas
     return Status::Ok();
   };
   if (d != Direction::kBackwardData)
-    CP_RETURN_IF_ERROR(take("input", in.input, p.input_shape(), t.x, a.x));
+    CP_RETURN_IF_ERROR(take("input", in.Get(kInputVar), p.input_shape(), t.x, a.x));
   if (d != Direction::kBackwardWeight)
-    CP_RETURN_IF_ERROR(take("weight", in.weight, p.weight_shape(), t.w, a.w));
+    CP_RETURN_IF_ERROR(take("weight", in.Get(kWeightVar), p.weight_shape(), t.w, a.w));
   if (d != Direction::kForward)
-    CP_RETURN_IF_ERROR(take("grad_output", in.grad_output, p.output_shape(), t.dy, a.dy));
+    CP_RETURN_IF_ERROR(take("grad_output", in.Get(kGradOutputVar), p.output_shape(), t.dy, a.dy));
   if (d == Direction::kForward && p.bias)
-    CP_RETURN_IF_ERROR(take("bias", in.bias, p.bias_shape(), t.b, a.b));
+    CP_RETURN_IF_ERROR(take("bias", in.Get(kBiasVar), p.bias_shape(), t.b, a.b));
 
   OracleOutput out;
   out.result = FromAten(RunDirection(p, d, t, kF64));

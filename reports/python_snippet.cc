@@ -156,9 +156,9 @@ void WriteSutValues(std::ostream& py, const ConvCase& c, const Judgement& j) {
 }
 
 // A var of the case's graph form: its values when the snippet carries them, else random.
-void WriteFormVar(std::ostream& py, const FormVar& var, const CaseInputs* in) {
+void WriteFormVar(std::ostream& py, const CaseVar& var, const CaseInputs* in) {
   if (in)
-    WriteTensor(py, var.name, var.shape, &in->form_vars.at(var.name));
+    WriteTensor(py, var.name, var.shape, &in->Get(var.name));
   else
     py << var.name << " = torch.randn(" << Join(var.shape) << ", dtype=torch.float64)\n";
 }
@@ -185,11 +185,7 @@ int64_t SnippetValueCount(const ConvCase& c) {
   const ConvProblem& p = c.problem;
   const Direction d = c.direction;
   int64_t n = NumElements(ResultShape(p, d));
-  if (ReadsInput(d)) n += NumElements(p.input_shape());
-  if (ReadsWeight(d)) n += NumElements(p.weight_shape());
-  if (d == Direction::kForward && p.bias) n += p.out_channels;
-  if (d != Direction::kForward) n += NumElements(p.output_shape());
-  for (const FormVar& var : c.graph->vars(p)) n += NumElements(var.shape);
+  for (const CaseVar& var : CaseVars(*c.graph, p, d)) n += NumElements(var.shape);
   return n;
 }
 
@@ -228,11 +224,12 @@ std::string PythonSnippet(const ConvCase& c, const SnippetValues* given, const J
   if (values) {
     py << "\ndef tensor(shape, values):\n"
        << "    return torch.tensor(values, dtype=torch.float64).reshape(shape)\n\n\n";
-    WriteTensor(py, "x", p.input_shape(), ReadsInput(c.direction) ? &in->input : nullptr);
+    WriteTensor(py, "x", p.input_shape(), ReadsInput(c.direction) ? &in->Get(kInputVar) : nullptr);
     if (other_weight_layout)
       py << "# The SUT stores w as " << WeightLayoutName(p.weight_layout, p.rank)
          << "; these are its values in PyTorch's order.\n";
-    WriteTensor(py, "w", p.weight_shape(), ReadsWeight(c.direction) ? &in->weight : nullptr);
+    WriteTensor(py, "w", p.weight_shape(),
+                ReadsWeight(c.direction) ? &in->Get(kWeightVar) : nullptr);
   } else {
     WriteRandomInputs(py, c);
     if (other_weight_layout)
@@ -243,7 +240,7 @@ std::string PythonSnippet(const ConvCase& c, const SnippetValues* given, const J
   if (p.bias) {
     if (values)
       WriteTensor(py, "b", p.bias_shape(),
-                  c.direction == Direction::kForward ? &in->bias : nullptr);
+                  c.direction == Direction::kForward ? &in->Get(kBiasVar) : nullptr);
     else
       py << "b = torch.randn(" << p.out_channels << ", dtype=torch.float64)\n";
   }
@@ -273,7 +270,7 @@ std::string PythonSnippet(const ConvCase& c, const SnippetValues* given, const J
   const Shape shape = ResultShape(p, c.direction);
   if (c.direction != Direction::kForward) {
     if (values)
-      WriteTensor(py, "dy", p.output_shape(), &in->grad_output);
+      WriteTensor(py, "dy", p.output_shape(), &in->Get(kGradOutputVar));
     else
       py << "dy = torch.randn(" << Join(p.output_shape()) << ", dtype=torch.float64)\n";
     py << "y.backward(dy)\n"

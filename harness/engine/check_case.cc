@@ -73,18 +73,18 @@ Result<OracleOutput> ComputeFormGraph(const ConvProblem& p, const GraphForm& for
   auto memory = [](const HostTensor& t, const std::vector<int>& order) {
     return HostTensor{MemoryShape(t.shape, order), ToMemoryOrder(t, order)};
   };
+  // Every var in its memory order, the gradient a backward direction starts from apart; the var
+  // it differentiates gets zeros: its value is not read.
   GraphInputs vars;
-  for (const FormVar& var : form.vars(p)) {
-    auto filled = in.form_vars.find(var.name);
-    if (filled == in.form_vars.end())
-      return Status::Internal("the " + form.name + " graph's %" + var.name + " was not filled");
-    vars[var.name] = memory(filled->second, var.memory_order);
+  HostTensor dy;
+  for (const CaseVar& var : CaseVars(form, p, d)) {
+    const HostTensor& filled = in.Get(var.name);
+    if (filled.shape != var.shape)
+      return Status::Internal("the " + form.name + " graph's %" + var.name +
+                              " has no value of shape " + ShapeText(var.shape));
+    (var.name == kGradOutputVar ? dy : vars[var.name]) = memory(filled, var.memory_order);
   }
-  if (d != Direction::kBackwardData) vars["x"] = memory(in.input, DataMemoryOrder(p));
-  if (d != Direction::kBackwardWeight) vars["w"] = memory(in.weight, WeightMemoryOrder(p));
-  if (graph_problem.bias) vars["b"] = in.bias;
-  // The var a backward direction differentiates gets zeros: its value is not read.
-  const std::string wrt = forward ? "" : d == Direction::kBackwardData ? "x" : "w";
+  const std::string wrt = forward ? "" : d == Direction::kBackwardData ? kInputVar : kWeightVar;
   if (!forward) {
     const Shape logical = d == Direction::kBackwardData ? p.input_shape() : p.weight_shape();
     const std::vector<int> order =
@@ -92,7 +92,6 @@ Result<OracleOutput> ComputeFormGraph(const ConvProblem& p, const GraphForm& for
     vars[wrt] = HostTensor{MemoryShape(logical, order),
                            std::vector<float>(static_cast<size_t>(NumElements(logical)), 0.0f)};
   }
-  const HostTensor dy = forward ? HostTensor{} : memory(in.grad_output, DataMemoryOrder(p));
   Result<GraphOracleOutput> ref = ComputeGraph(g, vars, wrt, dy, with_magnitude);
   if (!ref.ok()) return ref.status();
   const Shape shape = ResultShape(p, d);
@@ -138,9 +137,7 @@ Result<RefTensor> MagnitudeOf(const PreparedCase& prep) {
 
 std::vector<double> ReachOf(const PreparedCase& prep) {
   CaseInputs ones = prep.inputs;
-  for (HostTensor* t : {&ones.input, &ones.weight, &ones.bias, &ones.grad_output})
-    std::fill(t->values.begin(), t->values.end(), 1.0f);
-  for (auto& [name, t] : ones.form_vars) std::fill(t.values.begin(), t.values.end(), 1.0f);
+  for (auto& [name, t] : ones.vars) std::fill(t.values.begin(), t.values.end(), 1.0f);
   Result<OracleOutput> ref = ComputeOn(prep, ones, /*with_magnitude=*/false);
   if (!ref.ok()) return {};
   return std::move(ref).value().result.values;
@@ -148,22 +145,14 @@ std::vector<double> ReachOf(const PreparedCase& prep) {
 
 SutRun RunSut(Sut& sut, const ConvProblem& p, Direction d, const CaseInputs& inputs,
               const GraphForm& form) {
-  const std::vector<float> x = ToMemoryOrder(inputs.input, DataMemoryOrder(p));
-  const std::vector<float> w = ToMemoryOrder(inputs.weight, WeightMemoryOrder(p));
-  const std::vector<float> dy = ToMemoryOrder(inputs.grad_output, DataMemoryOrder(p));
   const Shape result_shape = ResultShape(p, d);
   std::vector<float> result(NumElements(result_shape), PoisonValue());
-  ConvBuffers buffers;
-  buffers.input = x.empty() ? nullptr : x.data();
-  buffers.weight = w.empty() ? nullptr : w.data();
-  buffers.bias = inputs.bias.values.empty() ? nullptr : inputs.bias.values.data();
-  buffers.grad_output = dy.empty() ? nullptr : dy.data();
+  std::map<std::string, std::vector<float>> memory;  // the buffers' storage
+  CaseBuffers buffers;
+  for (const CaseVar& var : CaseVars(form, p, d))
+    if (const HostTensor& filled = inputs.Get(var.name); !filled.values.empty())
+      buffers.vars[var.name] = (memory[var.name] = ToMemoryOrder(filled, var.memory_order)).data();
   buffers.result = result.data();
-  std::map<std::string, std::vector<float>> form_vars;
-  for (const FormVar& var : form.vars(p))
-    if (auto filled = inputs.form_vars.find(var.name); filled != inputs.form_vars.end())
-      buffers.form_vars[var.name] =
-          (form_vars[var.name] = ToMemoryOrder(filled->second, var.memory_order)).data();
   SutRun run;
   Stopwatch clock;
   try {

@@ -17,8 +17,8 @@
 namespace convparity {
 
 // Runs `sut` the way a check does: inputs in the problem's memory layouts, the result poisoned with
-// NaN beforehand (judge.h), exceptions turned into errors. The result comes back in logical order.
-// A graph form's own vars (a chain's %w2) go in ConvBuffers::form_vars.
+// NaN beforehand (judge.h), exceptions turned into errors: every var the case reads in its memory
+// order (core/sut.h CaseBuffers). The result comes back in logical order.
 struct SutRun {
   Status status;
   // The SUT's own verdict (GraphRun): broken_promise, shape_mismatch; `status` says why.

@@ -72,21 +72,10 @@ bool NeedsMultiplierWeights(const Pipeline& pl) {
                      [](const PassInfo* p) { return p->needs_multiplier_weights; });
 }
 
-// Where a var's values come from: a ConvBuffers field and how many elements it holds.
-struct VarSource {
-  const float* data;
-  int64_t elements;
-};
-
 bool IsFormVar(const GraphForm& form, const ConvProblem& p, const std::string& name) {
-  for (const FormVar& var : form.vars(p))
+  for (const CaseVar& var : form.vars(p))
     if (var.name == name) return true;
   return false;
-}
-
-const float* FormVarData(const ConvBuffers& buffers, const std::string& name) {
-  auto it = buffers.form_vars.find(name);
-  return it == buffers.form_vars.end() ? nullptr : it->second;
 }
 
 // The problem whose graph the pipeline starts from: backward directions differentiate the conv
@@ -107,7 +96,7 @@ struct BuiltGraph {
 // Builds the graph the pipeline runs: the case's graph, gradient, frozen weights, the passes with
 // their promises checked. `buffers`: the values of frozen vars (null: zeros, for the text only).
 Result<BuiltGraph> BuildGraph(const Pipeline& pl, const ConvProblem& p, Direction d,
-                              const GraphForm& form, const ConvBuffers* buffers,
+                              const GraphForm& form, const CaseBuffers* buffers,
                               Graph* forward_out = nullptr) {
   const ConvProblem q = GraphProblem(p, d);
   Graph g = form.build(q, NeedsMultiplierWeights(pl));
@@ -124,14 +113,10 @@ Result<BuiltGraph> BuildGraph(const Pipeline& pl, const ConvProblem& p, Directio
   if (NeedsFrozenWeights(pl)) {
     for (Node& n : g.nodes) {
       if (n.op != OpKind::kVar) continue;
-      const bool weight = n.name == "w" && d != Direction::kBackwardWeight;
-      const bool bias = n.name == "b";
-      const bool own = IsFormVar(form, p, n.name);
-      if (!weight && !bias && !own) continue;
-      const float* data = !buffers ? nullptr
-                          : weight ? buffers->weight
-                          : own    ? FormVarData(*buffers, n.name)
-                                   : buffers->bias;
+      const bool weight = n.name == kWeightVar && d != Direction::kBackwardWeight;
+      const bool bias = n.name == kBiasVar;
+      if (!weight && !bias && !IsFormVar(form, p, n.name)) continue;
+      const float* data = buffers ? buffers->Get(n.name) : nullptr;
       const int64_t count = NumElements(n.shape);
       HostTensor value{n.shape, std::vector<float>(static_cast<size_t>(count), 0.0f)};
       if (data) std::copy(data, data + count, value.values.begin());
@@ -156,36 +141,32 @@ class TransformSut : public Sut {
   std::string name() const override { return name_; }
 
   GraphRun RunGraph(const ConvProblem& p, const GraphForm& form, Direction d,
-                    const ConvBuffers& buffers) override {
+                    const CaseBuffers& buffers) override {
     CP_RETURN_IF_ERROR(Validate(p));
     Result<BuiltGraph> built = BuildGraph(pipeline_, p, d, form, &buffers);
     if (!built.ok()) return built.status();
     if (!built->broken_promise.empty())
       return GraphRun::Ended(Verdict::kBrokenPromise, built->broken_promise);
     const Graph& g = built->graph;
-    std::vector<std::pair<std::string, VarSource>> sources{
-        {"x", {buffers.input, NumElements(p.input_shape())}},
-        {"w", {buffers.weight, NumElements(p.weight_shape())}},
-        {"b", {buffers.bias, p.bias ? NumElements(p.bias_shape()) : 0}},
-        {"grad_output", {buffers.grad_output, NumElements(p.output_shape())}}};
-    for (const FormVar& var : form.vars(p))
-      sources.push_back({var.name, {FormVarData(buffers, var.name), NumElements(var.shape)}});
+    // The vars a case of any direction has: what a pipeline's graph may read.
+    std::map<std::string, int64_t> elements;
+    for (Direction any : {Direction::kForward, Direction::kBackwardData})
+      for (const CaseVar& var : CaseVars(form, p, any)) elements[var.name] = NumElements(var.shape);
     GraphBindings vars;
     for (const Node& n : g.nodes) {
       if (n.op != OpKind::kVar || vars.count(n.name)) continue;
-      auto it = std::find_if(sources.begin(), sources.end(),
-                             [&](const auto& s) { return s.first == n.name; });
-      if (it == sources.end())
+      auto known = elements.find(n.name);
+      if (known == elements.end())
         return Status::Invalid("the transformed graph has a var %" + n.name +
                                " that no buffer binds");
-      const VarSource& src = it->second;
-      if (NumElements(n.shape) != src.elements)
+      if (NumElements(n.shape) != known->second)
         return Status::Invalid("the transformed graph's var %" + n.name + " has shape " +
                                ShapeText(n.shape) + ", its buffer holds " +
-                               std::to_string(src.elements) + " elements");
+                               std::to_string(known->second) + " elements");
       // A var the outputs do not need may stay unbound (Interpret skips it).
-      if (!src.data) continue;
-      vars[n.name] = HostTensor{n.shape, std::vector<float>(src.data, src.data + src.elements)};
+      const float* data = buffers.Get(n.name);
+      if (!data) continue;
+      vars[n.name] = HostTensor{n.shape, std::vector<float>(data, data + known->second)};
     }
     Result<std::vector<HostTensor>> out = Interpret(g, vars);
     if (!out.ok()) return out.status().WithContext("interpreting the transformed graph");

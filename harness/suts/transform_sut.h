@@ -22,17 +22,16 @@ constexpr const char* kTransformSutPrefix = "transform:";
 bool IsTransformSutName(const std::string& name);
 
 // `transform:<pipeline>`. The graph is the case's (core/case_graphs.h): the problem's convolution,
-// or the graph of the case's form, whose own vars come in ConvBuffers::form_vars. The pipeline may
-// start with a gradient
-// (`gradient`, `gradient@<bug>`): backward directions are built by it (by `gradient` when none is
-// named; forward ignores it). Then passes by name, buggy variants `<pass>@<bug-id>` included. The
-// weights (%w, a form's own vars such as a chain's %w2) and the bias become constants, as frozen
-// weights are, when the pipeline folds constants and the direction does not differentiate them; a
-// depthwise problem with a multiplier gets its weight in the multiplier representation when the
-// pipeline canonicalizes depthwise weights. It runs every graph form (core/sut.h Sut): a broken
-// promise ends its run with the verdict broken_promise, an output of another shape with
-// shape_mismatch. kInvalid for an unknown or empty pipeline. `display_name` is the name the SUT
-// reports (e.g. known-bug:tvm-9954); empty: `name`.
+// or the graph of the case's form, its vars bound by name (core/sut.h CaseBuffers). The pipeline
+// may start with a gradient (`gradient`, `gradient@<bug>`): backward directions are built by it
+// (by `gradient` when none is named; forward ignores it). Then passes by name, buggy variants
+// `<pass>@<bug-id>` included. The weights (%w, a form's own vars such as a chain's %w2) and the
+// bias become constants, as frozen weights are, when the pipeline folds constants and the direction
+// does not differentiate them; a depthwise problem with a multiplier gets its weight in the
+// multiplier representation when the pipeline canonicalizes depthwise weights. It runs every graph
+// form (core/sut.h Sut): a broken promise ends its run with the verdict broken_promise, an output
+// of another shape with shape_mismatch. kInvalid for an unknown or empty pipeline. `display_name`
+// is the name the SUT reports (e.g. known-bug:tvm-9954); empty: `name`.
 Result<std::unique_ptr<Sut>> MakeTransformSut(const std::string& name,
                                               const std::string& display_name = "");
 

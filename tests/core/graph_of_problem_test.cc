@@ -30,8 +30,8 @@ Buffers MemoryBuffers(const ConvProblem& p, uint64_t seed) {
   CaseInputs in = FillInputs(p, Direction::kForward, Fill::kUniform, seed);
   return {MemoryShape(p.input_shape(), DataMemoryOrder(p)),
           MemoryShape(p.weight_shape(), WeightMemoryOrder(p)),
-          ToMemoryOrder(in.input, DataMemoryOrder(p)),
-          ToMemoryOrder(in.weight, WeightMemoryOrder(p)), in.bias.values};
+          ToMemoryOrder(in.Get(kInputVar), DataMemoryOrder(p)),
+          ToMemoryOrder(in.Get(kWeightVar), WeightMemoryOrder(p)), in.Get(kBiasVar).values};
 }
 
 std::vector<float> DirectForward(const ConvProblem& p, const Buffers& b) {
@@ -157,8 +157,8 @@ RC_GTEST_PROP(GraphBackwardWeight, InterpreterRunsConvBackwardWeightOnTheDirectK
   if (p.transposed && p.weight_layout != WeightLayout::kOI) p.weight_layout = WeightLayout::kIO;
   CaseInputs in = FillInputs(p, Direction::kBackwardWeight, Fill::kUniform, 11);
   const std::vector<int> data_order = DataMemoryOrder(p);
-  std::vector<float> x = ToMemoryOrder(in.input, data_order);
-  std::vector<float> dy = ToMemoryOrder(in.grad_output, data_order);
+  std::vector<float> x = ToMemoryOrder(in.Get(kInputVar), data_order);
+  std::vector<float> dy = ToMemoryOrder(in.Get(kGradOutputVar), data_order);
   std::vector<float> dw(static_cast<size_t>(NumElements(p.weight_shape())));
   ConvBuffers cb{x.data(), nullptr, nullptr, dy.data(), dw.data()};
   DirectConv conv;
@@ -220,10 +220,12 @@ TEST(GraphBackwardWeight, OutputPaddingBeyondTheStrideRunsButHasNoOrdinaryProble
   EXPECT_EQ(ConvProblemOf(g, 2).status().code(), StatusCode::kUnsupported);
   CaseInputs in = FillInputs(p, Direction::kBackwardWeight, Fill::kExact, 5);
   std::vector<float> dw(static_cast<size_t>(NumElements(p.weight_shape())));
-  ConvBuffers cb{in.input.values.data(), nullptr, nullptr, in.grad_output.values.data(), dw.data()};
+  ConvBuffers cb{in.Get(kInputVar).values.data(), nullptr, nullptr,
+                 in.Get(kGradOutputVar).values.data(), dw.data()};
   DirectConv conv;
   ASSERT_TRUE(conv.Run(p, Direction::kBackwardWeight, cb).ok());
-  Result<std::vector<HostTensor>> out = Interpret(g, {{"a", in.grad_output}, {"b", in.input}});
+  Result<std::vector<HostTensor>> out =
+      Interpret(g, {{"a", in.Get(kGradOutputVar)}, {"b", in.Get(kInputVar)}});
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ(out.value()[0].values, dw);
 }

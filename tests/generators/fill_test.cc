@@ -30,7 +30,8 @@ uint64_t Fingerprint(const CaseInputs& in) {
       h *= 0x100000001B3ull;
     }
   };
-  for (const HostTensor* t : {&in.input, &in.weight, &in.bias, &in.grad_output}) {
+  for (const HostTensor* t :
+       {&in.Get(kInputVar), &in.Get(kWeightVar), &in.Get(kBiasVar), &in.Get(kGradOutputVar)}) {
     mix(t->shape.size());
     for (int64_t s : t->shape) mix(static_cast<uint64_t>(s));
     for (float v : t->values) mix(Bits(v));
@@ -40,7 +41,8 @@ uint64_t Fingerprint(const CaseInputs& in) {
 
 std::vector<const HostTensor*> Filled(const CaseInputs& in) {
   std::vector<const HostTensor*> out;
-  for (const HostTensor* t : {&in.input, &in.weight, &in.bias, &in.grad_output})
+  for (const HostTensor* t :
+       {&in.Get(kInputVar), &in.Get(kWeightVar), &in.Get(kBiasVar), &in.Get(kGradOutputVar)})
     if (!t->values.empty()) out.push_back(t);
   return out;
 }
@@ -126,14 +128,14 @@ TEST(Fill, GoldenFingerprints) {
   }
   // A few literal values, readable when a fingerprint breaks.
   const CaseInputs exact = FillInputs(Busy2d(), Direction::kForward, Fill::kExact, 1);
-  EXPECT_EQ(exact.input.values[0], 3.0f);
-  EXPECT_EQ(exact.input.values[1], 4.0f);
-  EXPECT_EQ(exact.input.values[2], -2.0f);
-  EXPECT_EQ(exact.input.values[3], 3.0f);
+  EXPECT_EQ(exact.Get(kInputVar).values[0], 3.0f);
+  EXPECT_EQ(exact.Get(kInputVar).values[1], 4.0f);
+  EXPECT_EQ(exact.Get(kInputVar).values[2], -2.0f);
+  EXPECT_EQ(exact.Get(kInputVar).values[3], 3.0f);
   const CaseInputs wide = FillInputs(Depthwise3d(), Direction::kBackwardWeight, Fill::kWide, 7);
-  EXPECT_EQ(wide.input.values[0], 0x1.b84258p-8f);
-  EXPECT_EQ(wide.input.values[1], -0x1.e5738cp+2f);
-  EXPECT_EQ(wide.grad_output.values[0], 0x1.8dcc34p+1f);
+  EXPECT_EQ(wide.Get(kInputVar).values[0], 0x1.b84258p-8f);
+  EXPECT_EQ(wide.Get(kInputVar).values[1], -0x1.e5738cp+2f);
+  EXPECT_EQ(wide.Get(kGradOutputVar).values[0], 0x1.8dcc34p+1f);
 }
 
 TEST(Fill, LayoutsDoNotChangeValues) {
@@ -157,30 +159,31 @@ TEST(Fill, LayoutsDoNotChangeValues) {
 TEST(Fill, OnlyTheTensorsTheDirectionReadsAreFilledWithTheirShapes) {
   ConvProblem p = Busy2d();
   CaseInputs fwd = FillInputs(p, Direction::kForward, Fill::kUniform, 3);
-  EXPECT_EQ(fwd.input.shape, p.input_shape());
-  EXPECT_EQ(fwd.weight.shape, p.weight_shape());
-  EXPECT_EQ(fwd.bias.shape, p.bias_shape());
-  EXPECT_EQ(fwd.input.values.size(), static_cast<size_t>(NumElements(p.input_shape())));
-  EXPECT_EQ(fwd.bias.values.size(), 6u);
-  EXPECT_TRUE(fwd.grad_output.values.empty());
+  EXPECT_EQ(fwd.Get(kInputVar).shape, p.input_shape());
+  EXPECT_EQ(fwd.Get(kWeightVar).shape, p.weight_shape());
+  EXPECT_EQ(fwd.Get(kBiasVar).shape, p.bias_shape());
+  EXPECT_EQ(fwd.Get(kInputVar).values.size(), static_cast<size_t>(NumElements(p.input_shape())));
+  EXPECT_EQ(fwd.Get(kBiasVar).values.size(), 6u);
+  EXPECT_TRUE(fwd.Get(kGradOutputVar).values.empty());
 
   CaseInputs dgrad = FillInputs(p, Direction::kBackwardData, Fill::kUniform, 3);
-  EXPECT_EQ(dgrad.grad_output.shape, p.output_shape());
-  EXPECT_EQ(dgrad.grad_output.values.size(), static_cast<size_t>(NumElements(p.output_shape())));
-  EXPECT_EQ(dgrad.weight.shape, p.weight_shape());
-  EXPECT_TRUE(dgrad.input.values.empty());
-  EXPECT_TRUE(dgrad.bias.values.empty());
+  EXPECT_EQ(dgrad.Get(kGradOutputVar).shape, p.output_shape());
+  EXPECT_EQ(dgrad.Get(kGradOutputVar).values.size(),
+            static_cast<size_t>(NumElements(p.output_shape())));
+  EXPECT_EQ(dgrad.Get(kWeightVar).shape, p.weight_shape());
+  EXPECT_TRUE(dgrad.Get(kInputVar).values.empty());
+  EXPECT_TRUE(dgrad.Get(kBiasVar).values.empty());
 
   CaseInputs wgrad = FillInputs(p, Direction::kBackwardWeight, Fill::kUniform, 3);
-  EXPECT_EQ(wgrad.input.shape, p.input_shape());
-  EXPECT_EQ(wgrad.grad_output.shape, p.output_shape());
-  EXPECT_TRUE(wgrad.weight.values.empty());
-  EXPECT_TRUE(wgrad.bias.values.empty());
+  EXPECT_EQ(wgrad.Get(kInputVar).shape, p.input_shape());
+  EXPECT_EQ(wgrad.Get(kGradOutputVar).shape, p.output_shape());
+  EXPECT_TRUE(wgrad.Get(kWeightVar).values.empty());
+  EXPECT_TRUE(wgrad.Get(kBiasVar).values.empty());
 
   p.bias = false;
-  EXPECT_TRUE(FillInputs(p, Direction::kForward, Fill::kUniform, 3).bias.values.empty());
+  EXPECT_TRUE(FillInputs(p, Direction::kForward, Fill::kUniform, 3).Get(kBiasVar).values.empty());
   // Each tensor has its own stream: the input of fwd and of bwd_weight are the same values.
-  EXPECT_EQ(fwd.input.values, wgrad.input.values);
+  EXPECT_EQ(fwd.Get(kInputVar).values, wgrad.Get(kInputVar).values);
 }
 
 // ---- Exact mode ---------------------------------------------------------------------------------
@@ -215,11 +218,11 @@ RC_GTEST_PROP(Fill, ExactRangeKeepsEveryPartialSumBelow2To24AndIsAsWideAsAllowed
 
   const CaseInputs in = FillInputs(p, d, Fill::kExact, *rc::gen::arbitrary<uint64_t>());
   for (const HostTensor* t : Filled(in)) {
-    const int64_t range =
-        t == &in.bias ? r.bias_range
-        : (t == &in.weight || (d == Direction::kBackwardWeight && t == &in.grad_output))
-            ? r.weight_range
-            : r.data_range;
+    const int64_t range = t == &in.Get(kBiasVar) ? r.bias_range
+                          : (t == &in.Get(kWeightVar) ||
+                             (d == Direction::kBackwardWeight && t == &in.Get(kGradOutputVar)))
+                              ? r.weight_range
+                              : r.data_range;
     for (float v : t->values) {
       RC_ASSERT(v == std::trunc(v));
       RC_ASSERT(v != 0.0f);
@@ -242,15 +245,16 @@ RC_GTEST_PROP(Fill, ChainExactRangeLeavesRoomForTheResidualBlock, ()) {
             kExactSumLimit);
   RC_ASSERT(r.data_range <= ChooseExactRange(p, d).data_range);
   const CaseInputs in = FillInputs(p, d, Fill::kExact, 9, ChainForm());
-  RC_ASSERT(in.form_vars.size() == 1u);
-  const HostTensor& w2 = in.form_vars.at("w2");
+  RC_ASSERT(in.vars.size() == CaseVars(ConvForm(), p, d).size() + 1);
+  const HostTensor& w2 = in.vars.at("w2");
   RC_ASSERT(w2.shape == q.weight_shape());
   for (float v : w2.values) RC_ASSERT(v == 2.0f || v == -2.0f);
   // The convolution's own tensors are those of the same case without the chain when the ranges
   // agree (streams are per tensor).
   if (r.data_range == ChooseExactRange(p, d).data_range)
-    RC_ASSERT(FillInputs(p, d, Fill::kExact, 9).weight.values == in.weight.values);
-  RC_ASSERT(FillInputs(p, d, Fill::kExact, 9).form_vars.empty());
+    RC_ASSERT(FillInputs(p, d, Fill::kExact, 9).Get(kWeightVar).values ==
+              in.Get(kWeightVar).values);
+  RC_ASSERT(FillInputs(p, d, Fill::kExact, 9).vars.count("w2") == 0);
 }
 
 TEST(Fill, RangeShrinksAsTheReductionGrowsAndGivesUpPastTheLimit) {
@@ -301,7 +305,7 @@ TEST(Fill, WorstCaseExactSumIsExactInFloat32InAnyOrder) {
 
 TEST(Fill, ExactValuesCoverEveryMagnitudeAndBothSigns) {
   const CaseInputs in = FillInputs(Busy2d(), Direction::kBackwardWeight, Fill::kExact, 11);
-  std::set<float> seen(in.input.values.begin(), in.input.values.end());
+  std::set<float> seen(in.Get(kInputVar).values.begin(), in.Get(kInputVar).values.end());
   EXPECT_EQ(seen, (std::set<float>{-4, -3, -2, -1, 1, 2, 3, 4}));
 }
 
@@ -320,8 +324,8 @@ ConvProblem Large1d() {
 
 std::vector<float> Values(Fill f) {
   const CaseInputs in = FillInputs(Large1d(), Direction::kForward, f, 123);
-  std::vector<float> v = in.input.values;
-  v.insert(v.end(), in.weight.values.begin(), in.weight.values.end());
+  std::vector<float> v = in.Get(kInputVar).values;
+  v.insert(v.end(), in.Get(kWeightVar).values.begin(), in.Get(kWeightVar).values.end());
   return v;
 }
 

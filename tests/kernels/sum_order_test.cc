@@ -257,9 +257,9 @@ struct Buffers {
 
 Buffers BuffersFor(const ConvProblem& p, Direction d, uint64_t seed) {
   const CaseInputs in = FillInputs(p, d, Fill::kWide, seed);
-  Buffers b{ToMemoryOrder(in.input, DataMemoryOrder(p)),
-            ToMemoryOrder(in.weight, WeightMemoryOrder(p)), in.bias.values,
-            ToMemoryOrder(in.grad_output, DataMemoryOrder(p)),
+  Buffers b{ToMemoryOrder(in.Get(kInputVar), DataMemoryOrder(p)),
+            ToMemoryOrder(in.Get(kWeightVar), WeightMemoryOrder(p)), in.Get(kBiasVar).values,
+            ToMemoryOrder(in.Get(kGradOutputVar), DataMemoryOrder(p)),
             std::vector<float>(static_cast<size_t>(NumElements(ResultShape(p, d))), NAN)};
   return b;
 }

@@ -83,11 +83,13 @@ RC_GTEST_PROP(GraphOracle, SingleConvGraphEqualsTorchOracleInAllDirections, ()) 
   const Status inferred = InferShapes(g);
   if (!inferred.ok()) RC_FAIL(inferred.message());
   CaseInputs in = FillInputs(p, Direction::kForward, Fill::kUniform, seed);
-  in.grad_output = FillInputs(p, Direction::kBackwardData, Fill::kUniform, seed).grad_output;
-  GraphInputs vars{{"x", Memory(in.input, DataMemoryOrder(p))},
-                   {"w", {VarNamed(g, "w").shape, ToMemoryOrder(in.weight, WeightMemoryOrder(p))}}};
-  if (p.bias) vars["b"] = in.bias;
-  const HostTensor dy = Memory(in.grad_output, DataMemoryOrder(p));
+  in.vars[kGradOutputVar] =
+      FillInputs(p, Direction::kBackwardData, Fill::kUniform, seed).Get(kGradOutputVar);
+  GraphInputs vars{
+      {"x", Memory(in.Get(kInputVar), DataMemoryOrder(p))},
+      {"w", {VarNamed(g, "w").shape, ToMemoryOrder(in.Get(kWeightVar), WeightMemoryOrder(p))}}};
+  if (p.bias) vars["b"] = in.Get(kBiasVar);
+  const HostTensor dy = Memory(in.Get(kGradOutputVar), DataMemoryOrder(p));
 
   for (Direction d : AllDirections()) {
     const bool fwd = d == Direction::kForward;
@@ -108,9 +110,9 @@ RC_GTEST_PROP(GraphOracle, SingleConvGraphEqualsTorchOracleInAllDirections, ()) 
     Result<GraphOracleOutput> db = ComputeGraph(g, vars, "b", dy, false);
     RC_ASSERT(db.ok());
     std::vector<double> want(static_cast<size_t>(p.out_channels), 0.0), scale = want;
-    ForEachIndex(in.grad_output.shape, [&](const int64_t* idx, int64_t linear) {
-      want[idx[1]] += in.grad_output.values[linear];
-      scale[idx[1]] += std::fabs(in.grad_output.values[linear]);
+    ForEachIndex(in.Get(kGradOutputVar).shape, [&](const int64_t* idx, int64_t linear) {
+      want[idx[1]] += in.Get(kGradOutputVar).values[linear];
+      scale[idx[1]] += std::fabs(in.Get(kGradOutputVar).values[linear]);
     });
     for (size_t c = 0; c < want.size(); ++c)
       RC_ASSERT(std::fabs(db->result.values[c] - want[c]) <= 1e-13 * scale[c]);
@@ -161,21 +163,22 @@ TEST(GraphOracle, ResidualChainForwardIsTheCompositionOfTorchOracleConvs) {
   // float32 HostTensors is exact too.
   Prng rng(31);
   CaseInputs in1;
-  in1.input = IntTensor(c.p1.input_shape(), rng, 2);
-  in1.weight = IntTensor(c.p1.weight_shape(), rng, 2);
+  in1.vars[kInputVar] = IntTensor(c.p1.input_shape(), rng, 2);
+  in1.vars[kWeightVar] = IntTensor(c.p1.weight_shape(), rng, 2);
   const HostTensor w2 = IntTensor(c.p2.weight_shape(), rng, 2);
-  const GraphInputs vars{
-      {"x", in1.input}, {"w1", in1.weight}, {"w2", Memory(w2, WeightMemoryOrder(c.p2))}};
+  const GraphInputs vars{{"x", in1.Get(kInputVar)},
+                         {"w1", in1.Get(kWeightVar)},
+                         {"w2", Memory(w2, WeightMemoryOrder(c.p2))}};
   Result<OracleOutput> y1 = TorchOracle::Compute(c.p1, Direction::kForward, in1, false);
   ASSERT_TRUE(y1.ok()) << y1.status().message();
   CaseInputs in2;
-  in2.input = {y1->result.shape,
-               std::vector<float>(y1->result.values.begin(), y1->result.values.end())};
-  in2.weight = w2;
+  in2.vars[kInputVar] = {y1->result.shape,
+                         std::vector<float>(y1->result.values.begin(), y1->result.values.end())};
+  in2.vars[kWeightVar] = w2;
   Result<OracleOutput> y2 = TorchOracle::Compute(c.p2, Direction::kForward, in2, false);
   ASSERT_TRUE(y2.ok()) << y2.status().message();
   std::vector<double> want = y2->result.values;  // logical NCHW = the output's memory
-  for (size_t i = 0; i < want.size(); ++i) want[i] += in1.input.values[i];
+  for (size_t i = 0; i < want.size(); ++i) want[i] += in1.Get(kInputVar).values[i];
 
   Result<GraphOracleOutput> got = ComputeGraph(c.g, vars, "", {}, true);
   ASSERT_TRUE(got.ok()) << got.status().message();

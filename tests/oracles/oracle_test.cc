@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/case_graphs.h"
 #include "core/prng.h"
 #include "oracles/torch_oracle.h"
 
@@ -65,10 +66,10 @@ HostTensor RandomTensor(const Shape& shape, Prng& rng) {
 CaseInputs RandomInputs(const ConvProblem& p, uint64_t seed) {
   Prng rng(seed);
   CaseInputs in;
-  in.input = RandomTensor(p.input_shape(), rng);
-  in.weight = RandomTensor(p.weight_shape(), rng);
-  if (p.bias) in.bias = RandomTensor(p.bias_shape(), rng);
-  in.grad_output = RandomTensor(p.output_shape(), rng);
+  in.vars[kInputVar] = RandomTensor(p.input_shape(), rng);
+  in.vars[kWeightVar] = RandomTensor(p.weight_shape(), rng);
+  if (p.bias) in.vars[kBiasVar] = RandomTensor(p.bias_shape(), rng);
+  in.vars[kGradOutputVar] = RandomTensor(p.output_shape(), rng);
   return in;
 }
 
@@ -121,12 +122,14 @@ std::vector<double> NaiveForward(const ConvProblem& p, const CaseInputs& in) {
                 y_off += (p.transposed ? l : s[j]) * yst[2 + j];
                 w_off += k[j] * wst[2 + j];
               }
-              y[y_off] += double{in.input.values[x_off]} * in.weight.values[w_off];
+              y[y_off] +=
+                  double{in.Get(kInputVar).values[x_off]} * in.Get(kWeightVar).values[w_off];
             });
           });
   if (p.bias)
-    ForEachIndex(ys,
-                 [&](const int64_t* idx, int64_t linear) { y[linear] += in.bias.values[idx[1]]; });
+    ForEachIndex(ys, [&](const int64_t* idx, int64_t linear) {
+      y[linear] += in.Get(kBiasVar).values[idx[1]];
+    });
   return y;
 }
 
@@ -169,9 +172,9 @@ TEST(TorchOracleTest, OrdinaryConv1dWithAsymmetricPaddingAndBiasMatchesHandCompu
   p.input[0] = 4, p.kernel[0] = 2, p.stride[0] = 2, p.pad_begin[0] = 1, p.pad_end[0] = 2;
   p.bias = true;
   CaseInputs in;
-  in.input = {{1, 1, 4}, {1, 2, 3, 4}};
-  in.weight = {{1, 1, 2}, {1, 10}};
-  in.bias = {{1}, {0.5f}};
+  in.vars[kInputVar] = {{1, 1, 4}, {1, 2, 3, 4}};
+  in.vars[kWeightVar] = {{1, 1, 2}, {1, 10}};
+  in.vars[kBiasVar] = {{1}, {0.5f}};
   // Padded input [0 1 2 3 4 0 0]: windows at 0, 2, 4 → 0+10, 2+30, 4+0; the last 0 is never read.
   const OracleOutput out = MustCompute(p, Direction::kForward, in);
   EXPECT_EQ(out.result.shape, (Shape{1, 1, 3}));
@@ -184,8 +187,8 @@ TEST(TorchOracleTest, TransposedConv1dWithOutputPaddingAndAsymmetricPaddingMatch
   p.input[0] = 2, p.kernel[0] = 3, p.stride[0] = 2, p.pad_begin[0] = 1, p.pad_end[0] = 0;
   p.output_padding[0] = 1;
   CaseInputs in;
-  in.input = {{1, 1, 2}, {1, 2}};
-  in.weight = {{1, 1, 3}, {1, 10, 100}};
+  in.vars[kInputVar] = {{1, 1, 2}, {1, 2}};
+  in.vars[kWeightVar] = {{1, 1, 3}, {1, 10, 100}};
   // Full output (size 6): x0 → [1 10 100] at 0, x1 → [2 20 200] at 2, plus the output_padding zero:
   // [1 10 102 20 200 0]; pad_begin 1 crops its first element.
   const OracleOutput out = MustCompute(p, Direction::kForward, in);
@@ -198,9 +201,9 @@ TEST(TorchOracleTest, TransposedConv1dWithOutputPaddingAtLeastStrideMatchesHand)
   p.input[0] = 2, p.kernel[0] = 2, p.stride[0] = 1, p.dilation[0] = 3, p.pad_end[0] = 1;
   p.output_padding[0] = 2;  // legal because dilation 3 > stride 1
   CaseInputs in;
-  in.input = {{1, 1, 2}, {1, 2}};
-  in.weight = {{1, 1, 2}, {1, 10}};
-  in.bias = {{1}, {-1}};
+  in.vars[kInputVar] = {{1, 1, 2}, {1, 2}};
+  in.vars[kWeightVar] = {{1, 1, 2}, {1, 10}};
+  in.vars[kBiasVar] = {{1}, {-1}};
   // Full output (size 7): x0 → 1, 10 at 0, 3; x1 → 2, 20 at 1, 4 → [1 2 0 10 20 0 0]; pad_end
   // crops 1.
   const OracleOutput out = MustCompute(p, Direction::kForward, in);
@@ -245,16 +248,16 @@ TEST(TorchOracleTest, AdjointIdentitiesHoldForRandomProblems) {
     const OracleOutput y = MustCompute(p, Direction::kForward, in, true);
     const OracleOutput dx = MustCompute(p, Direction::kBackwardData, in, true);
     const OracleOutput dw = MustCompute(p, Direction::kBackwardWeight, in, true);
-    const double scale = Dot(y.magnitude.values, in.grad_output.values, /*absolute=*/true);
+    const double scale = Dot(y.magnitude.values, in.Get(kGradOutputVar).values, /*absolute=*/true);
     // S = 0 when every tap reads padding (legal): then all three sides are exactly zero.
     nondegenerate += scale > 0;
-    EXPECT_NEAR(Dot(dx.magnitude.values, in.input.values, true), scale, 1e-12 * scale)
+    EXPECT_NEAR(Dot(dx.magnitude.values, in.Get(kInputVar).values, true), scale, 1e-12 * scale)
         << Describe(p);
-    EXPECT_NEAR(Dot(dw.magnitude.values, in.weight.values, true), scale, 1e-12 * scale)
+    EXPECT_NEAR(Dot(dw.magnitude.values, in.Get(kWeightVar).values, true), scale, 1e-12 * scale)
         << Describe(p);
-    const double fwd = Dot(y.result.values, in.grad_output.values);
-    EXPECT_NEAR(Dot(dx.result.values, in.input.values), fwd, 1e-9 * scale) << Describe(p);
-    EXPECT_NEAR(Dot(dw.result.values, in.weight.values), fwd, 1e-9 * scale) << Describe(p);
+    const double fwd = Dot(y.result.values, in.Get(kGradOutputVar).values);
+    EXPECT_NEAR(Dot(dx.result.values, in.Get(kInputVar).values), fwd, 1e-9 * scale) << Describe(p);
+    EXPECT_NEAR(Dot(dw.result.values, in.Get(kWeightVar).values), fwd, 1e-9 * scale) << Describe(p);
     transposed += p.transposed;
   });
   EXPECT_GT(transposed, 600);
@@ -280,11 +283,11 @@ TEST(TorchOracleTest, MagnitudeBoundsResultElementwise) {
 TEST(TorchOracleTest, MagnitudeOfNonNegativeInputsIsTheSameAsThroughAbsoluteValues) {
   ForRandomProblems(6, 500, [](const ConvProblem& p) {
     CaseInputs positive = RandomInputs(p, 29);
-    for (HostTensor* t : {&positive.input, &positive.weight, &positive.bias, &positive.grad_output})
-      for (float& v : t->values) v = std::fabs(v);
+    for (auto& [name, t] : positive.vars)
+      for (float& v : t.values) v = std::fabs(v);
     for (Direction d : AllDirections()) {
       CaseInputs negated = positive;
-      HostTensor& first = d == Direction::kBackwardData ? negated.grad_output : negated.input;
+      HostTensor& first = negated.vars[d == Direction::kBackwardData ? kGradOutputVar : kInputVar];
       for (float& v : first.values) v = -v;
       const OracleOutput direct = MustCompute(p, d, positive, true);
       const OracleOutput through_abs = MustCompute(p, d, negated, true);
@@ -334,13 +337,13 @@ TEST(TorchOracleTest, InputOfWrongShapeGivesInvalidStatus) {
   ConvProblem p;
   p.rank = 2, p.in_channels = 2, p.input = {3, 3, 1};
   CaseInputs in = RandomInputs(p, 23);
-  in.input.shape = {1, 2, 3, 2};  // with the values of a 3x3 input
+  in.vars[kInputVar].shape = {1, 2, 3, 2};  // with the values of a 3x3 input
   Result<OracleOutput> r = TorchOracle::Compute(p, Direction::kForward, in, false);
   EXPECT_EQ(r.status().code(), StatusCode::kInvalid);
   EXPECT_NE(r.status().message().find("input must have shape [1, 2, 3, 3]"), std::string::npos)
       << r.status().message();
   in = RandomInputs(p, 23);
-  in.weight.values.pop_back();
+  in.vars[kWeightVar].values.pop_back();
   r = TorchOracle::Compute(p, Direction::kBackwardData, in, false);
   EXPECT_EQ(r.status().code(), StatusCode::kInvalid) << r.status().message();
 }

@@ -12,6 +12,7 @@
 #include "core/prng.h"
 #include "harness/engine/check_case.h"
 #include "harness/suts/sut_registry.h"
+#include "kernels/direct_conv.h"
 
 namespace convparity {
 namespace {
@@ -39,13 +40,13 @@ class OneUlpOff : public ConvSut {
  public:
   std::string name() const override { return "one-ulp-off"; }
   Status Run(const ConvProblem& p, Direction d, const ConvBuffers& buffers) override {
-    CP_RETURN_IF_ERROR(direct_->RunGraph(p, ConvForm(), d, buffers).status);
+    CP_RETURN_IF_ERROR(direct_.Run(p, d, buffers));
     buffers.result[0] = std::nextafter(buffers.result[0], INFINITY);
     return Status::Ok();
   }
 
  private:
-  std::unique_ptr<Sut> direct_ = std::move(MakeSut("direct")).value();
+  DirectConv direct_;
 };
 
 // The SUT does not say its result is inexact; the case's algorithm does (benchdnn's --alg=wino).
@@ -192,7 +193,8 @@ TEST(JudgeZeros, ZerosOfTheDataAreStillMistrusted) {
   const PreparedCase prep = PrepareCase(CaseOf("bwd_data:2d_ic3_oc2_i8x8_k1x1_s2x2", Fill::kExact));
   ASSERT_FALSE(prep.ended);
   CaseInputs sparse = prep.inputs;
-  std::fill(sparse.grad_output.values.begin() + 1, sparse.grad_output.values.end(), 0.0f);
+  std::vector<float>& dy = sparse.vars[kGradOutputVar].values;
+  std::fill(dy.begin() + 1, dy.end(), 0.0f);
   Result<OracleOutput> ref =
       TorchOracle::Compute(prep.c.problem, prep.c.direction, sparse, /*with_magnitude=*/false);
   ASSERT_TRUE(ref.ok()) << ref.status().message();

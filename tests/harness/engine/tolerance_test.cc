@@ -100,7 +100,7 @@ class ChainInInterpreter : public Sut {
   std::string name() const override { return "chain-interpreter"; }
 
   GraphRun RunGraph(const ConvProblem& p, const GraphForm& form, Direction d,
-                    const ConvBuffers& b) override {
+                    const CaseBuffers& b) override {
     ConvProblem q = p;
     q.bias = p.bias && d == Direction::kForward;
     Graph g = form.build(q, /*multiplier_weight=*/false);
@@ -111,15 +111,12 @@ class ChainInInterpreter : public Sut {
       g = std::move(grad).value();
     }
     CP_RETURN_IF_ERROR(InferShapes(g));
-    std::map<std::string, const float*> data = b.form_vars;  // %w2
-    data.insert({{"x", b.input}, {"w", b.weight}, {"b", b.bias}, {"grad_output", b.grad_output}});
     GraphBindings vars;
     for (const Node& n : g.nodes) {
       if (n.op != OpKind::kVar) continue;
-      auto it = data.find(n.name);
-      if (it == data.end() || !it->second) continue;  // not read: Interpret skips it
-      vars[n.name] =
-          HostTensor{n.shape, std::vector<float>(it->second, it->second + NumElements(n.shape))};
+      const float* data = b.Get(n.name);
+      if (!data) continue;  // not read: Interpret skips it
+      vars[n.name] = HostTensor{n.shape, std::vector<float>(data, data + NumElements(n.shape))};
     }
     Result<std::vector<HostTensor>> out = Interpret(g, vars, order_);
     if (!out.ok()) return out.status();

@@ -165,8 +165,8 @@ TEST(ReportSnippetValues, NoneOverTheLimitOrForACaseTheOracleDoesNotAnswer) {
   const std::optional<SnippetValues> values = SnippetValuesOf(small);
   ASSERT_TRUE(values);
   EXPECT_EQ(values->expected.size(), 5u);
-  EXPECT_EQ(values->inputs.grad_output.values.size(), 3u);
-  EXPECT_TRUE(values->inputs.input.values.empty());  // bwd_data does not read x
+  EXPECT_EQ(values->inputs.Get(kGradOutputVar).values.size(), 3u);
+  EXPECT_TRUE(values->inputs.Get(kInputVar).values.empty());  // bwd_data does not read x
 }
 
 }  // namespace

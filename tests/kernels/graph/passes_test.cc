@@ -57,13 +57,14 @@ Built Build(const ConvProblem& p, Direction d, bool multiplier, uint64_t seed,
   const Graph forward = ForwardGraph(p, multiplier);
   const CaseInputs in = FillInputs(p, d, Fill::kExact, seed);
   const std::vector<int> data = DataMemoryOrder(p), weight = WeightMemoryOrder(p);
-  if (!in.input.values.empty())
-    b.vars["x"] = Memory(in.input, data, forward.node(VarNamed(forward, "x")).shape);
-  if (!in.weight.values.empty())
-    b.vars["w"] = Memory(in.weight, weight, forward.node(VarNamed(forward, "w")).shape);
-  if (!in.bias.values.empty()) b.vars["b"] = in.bias;
-  if (!in.grad_output.values.empty())
-    b.vars["grad_output"] = Memory(in.grad_output, data, MemoryShape(p.output_shape(), data));
+  if (!in.Get(kInputVar).values.empty())
+    b.vars["x"] = Memory(in.Get(kInputVar), data, forward.node(VarNamed(forward, "x")).shape);
+  if (!in.Get(kWeightVar).values.empty())
+    b.vars["w"] = Memory(in.Get(kWeightVar), weight, forward.node(VarNamed(forward, "w")).shape);
+  if (!in.Get(kBiasVar).values.empty()) b.vars["b"] = in.Get(kBiasVar);
+  if (!in.Get(kGradOutputVar).values.empty())
+    b.vars["grad_output"] =
+        Memory(in.Get(kGradOutputVar), data, MemoryShape(p.output_shape(), data));
   if (d == Direction::kForward) {
     b.graph = forward;
   } else {
@@ -135,9 +136,9 @@ RC_GTEST_PROP(Gradient, DgradAndWgradGraphsRunTheDirectKernelsBackwardLoopsBitwi
   const std::vector<HostTensor> got = Run(b.graph, b.vars);
   RC_ASSERT(got.size() == 1u);
   const CaseInputs in = FillInputs(p, d, Fill::kExact, seed);
-  const std::vector<float> x = ToMemoryOrder(in.input, DataMemoryOrder(p));
-  const std::vector<float> w = ToMemoryOrder(in.weight, WeightMemoryOrder(p));
-  const std::vector<float> dy = ToMemoryOrder(in.grad_output, DataMemoryOrder(p));
+  const std::vector<float> x = ToMemoryOrder(in.Get(kInputVar), DataMemoryOrder(p));
+  const std::vector<float> w = ToMemoryOrder(in.Get(kWeightVar), WeightMemoryOrder(p));
+  const std::vector<float> dy = ToMemoryOrder(in.Get(kGradOutputVar), DataMemoryOrder(p));
   std::vector<float> want(static_cast<size_t>(NumElements(ResultShape(p, d))));
   ConvBuffers buffers{x.data(), w.data(), nullptr, dy.data(), want.data()};
   RC_ASSERT(DirectConv().Run(p, d, buffers).ok());
