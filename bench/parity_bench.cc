@@ -15,7 +15,7 @@
 #include "harness/engine/check_case.h"
 #include "harness/suts/sut_registry.h"
 #include "kernels/direct_conv.h"
-#include "oracles/torch_oracle.h"
+#include "oracles/case_reference.h"
 
 namespace convparity {
 namespace {
@@ -63,7 +63,7 @@ void BM_Oracle(benchmark::State& state) {
   for (auto _ : state) {
     const size_t k = i % inputs.size();
     benchmark::DoNotOptimize(
-        TorchOracle::Compute(Problems()[k], d, inputs[k], fill != Fill::kExact).ok());
+        ComputeReference(Problems()[k], ConvForm(), d, inputs[k], fill != Fill::kExact).ok());
     ++i;
   }
   state.SetItemsProcessed(static_cast<int64_t>(i));

@@ -60,11 +60,19 @@ IntList Inverse(const std::vector<int>& perm) {
 // √n for a sum of n terms (no products); one term (or none) rounds nothing.
 double RootOf(int64_t n) { return n > 1 ? std::sqrt(static_cast<double>(n)) : 0.0; }
 
-// A copy with PyTorch's standard strides. NOTE: contiguous() may return a permuted view whose
-// size-1 axes keep other strides, and ATen picks kernels (and so summation orders) by strides: an
-// (N, 1, H, W) view with channels-last strides takes the channels-last path. The oracle gives ATen
-// the tensors TorchOracle gives it, so that one convolution is the same computation in both.
-at::Tensor Dense(const at::Tensor& t) { return t.clone(at::MemoryFormat::Contiguous); }
+// `t` with PyTorch's standard strides: itself when it has them (no op writes into a value in
+// place), else a copy. NOTE: contiguous() may return a permuted view whose size-1 axes keep other
+// strides, and ATen picks kernels (and so summation orders) by strides: an (N, 1, H, W) view with
+// channels-last strides takes the channels-last path. Every convolution gets its operands with
+// the standard strides, so that it is the same computation whatever the layouts around it.
+at::Tensor Dense(const at::Tensor& t) {
+  int64_t standard = 1;
+  for (int64_t d = t.dim() - 1; d >= 0; --d) {
+    if (t.stride(d) != standard) return t.clone(at::MemoryFormat::Contiguous);
+    standard *= t.size(d);
+  }
+  return t;
+}
 
 // A conv operand stored contiguously in `memory_order` (the logical axes outermost first), as a
 // dense tensor in logical order; and back. The memory is reinterpreted in the memory shape of
@@ -366,6 +374,52 @@ Result<Value> Run(const Graph& g, const Plan& plan, const GraphInputs& vars,
   return total;
 }
 
+// Whether a value of this op is ≥ 0 wherever its operands are: a sum of their products with
+// non-negative coefficients, or a copy. NOTE: an op that is not (a subtraction, a negation) must
+// say false, or A would be taken as the result where it is not.
+bool KeepsSigns(OpKind op) {
+  switch (op) {
+    case OpKind::kVar:
+    case OpKind::kConst:
+    case OpKind::kConv:
+    case OpKind::kConvTranspose:
+    case OpKind::kConvBackwardWeight:
+    case OpKind::kLayoutTransform:
+    case OpKind::kTranspose:
+    case OpKind::kReshape:
+    case OpKind::kTile:
+    case OpKind::kSum:
+    case OpKind::kStridedSlice:
+    case OpKind::kPad:
+    case OpKind::kExpandDims:
+    case OpKind::kSqueeze:
+    case OpKind::kConcatenate:
+    case OpKind::kAdd:
+      return true;
+  }
+  return false;
+}
+
+// Whether the run on absolute values is the run itself: every value it reads (the vars, constants
+// and grad_output) is ≥ 0 and every op it visits keeps signs. The positive fill is so, and then
+// half of the oracle's work is already done.
+bool RunsOnAbsoluteValues(const Graph& g, const Plan& plan, const GraphInputs& vars,
+                          const HostTensor& grad_output) {
+  auto non_negative = [](const HostTensor& t) {
+    return std::all_of(t.values.begin(), t.values.end(), [](float v) { return v >= 0; });
+  };
+  if (!plan.wrt_nodes.empty() && !non_negative(grad_output)) return false;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    if (!plan.evaluate[i] && !plan.on_path[i]) continue;
+    const Node& n = g.nodes[i];
+    if (!KeepsSigns(n.op)) return false;
+    const auto var = n.op == OpKind::kVar ? vars.find(n.name) : vars.end();
+    if (var != vars.end() && !non_negative(var->second)) return false;
+    if (n.op == OpKind::kConst && !non_negative(n.value)) return false;
+  }
+  return true;
+}
+
 Result<GraphOracleOutput> ComputeOrThrow(const Graph& g, const Plan& plan, const GraphInputs& vars,
                                          const HostTensor& grad_output, bool with_magnitude,
                                          std::string& stage) {
@@ -374,7 +428,11 @@ Result<GraphOracleOutput> ComputeOrThrow(const Graph& g, const Plan& plan, const
   if (!value.ok()) return value.status();
   out.result = FromAten(value->t);
   out.root_reduction_sum = value->s;
-  if (with_magnitude) {
+  if (with_magnitude && RunsOnAbsoluteValues(g, plan, vars, grad_output)) {
+    // ATen on one thread repeats a computation bit for bit, but for the sign of a zero.
+    out.magnitude = out.result;
+    for (double& v : out.magnitude.values) v = std::fabs(v);
+  } else if (with_magnitude) {
     Result<Value> magnitude = Run(g, plan, vars, grad_output, /*absolute=*/true, stage);
     if (!magnitude.ok()) return magnitude.status();
     out.magnitude = FromAten(magnitude->t);

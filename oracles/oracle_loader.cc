@@ -61,13 +61,6 @@ const Loaded& Load() {
 
 Status TorchOracle::Available() { return Load().status; }
 
-Result<OracleOutput> TorchOracle::Compute(const ConvProblem& p, Direction d,
-                                          const CaseInputs& inputs, bool with_magnitude) {
-  const Loaded& o = Load();
-  if (!o.module) return o.status;
-  return o.module->compute(p, d, inputs, with_magnitude);
-}
-
 std::string TorchOracle::TorchVersion() {
   const Loaded& o = Load();
   return o.module ? o.module->torch_version() : "unavailable";

@@ -8,7 +8,6 @@ namespace {
 
 const OracleModule kModule = {
     sizeof(OracleModule),
-    &TorchOracle::Compute,
     &ComputeGraph,
     &TorchOracle::TorchVersion,
     [] { return TorchOracle::Backend(); },

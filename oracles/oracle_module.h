@@ -21,8 +21,6 @@ namespace convparity {
 
 struct OracleModule {
   size_t size = sizeof(OracleModule);  // a library left from another build does not match
-  Result<OracleOutput> (*compute)(const ConvProblem& p, Direction d, const CaseInputs& inputs,
-                                  bool with_magnitude);
   Result<GraphOracleOutput> (*compute_graph)(const Graph& graph, const GraphInputs& vars,
                                              const std::string& wrt, const HostTensor& grad_output,
                                              bool with_magnitude);

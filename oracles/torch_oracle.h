@@ -1,5 +1,6 @@
-// The reference: LibTorch (ATen) in float64. This header names no ATen type; only the .cc files of
-// oracles/ include ATen headers (they cost seconds of compile per file).
+// The reference's terms (a float64 tensor, the oracle's answer) and what LibTorch (ATen) says of
+// itself; the reference is computed by case_reference.h. This header names no ATen type; only the
+// .cc files of oracles/ include ATen headers (they cost seconds of compile per file).
 #pragma once
 
 #include <string>
@@ -22,17 +23,13 @@ struct RefTensor {
 struct OracleOutput {
   RefTensor result;
   RefTensor magnitude;  // filled only when asked for
+  // K of the error bound c·u·√K·A: for one convolution, the direction's reduction length, +1 for
+  // a bias; for a graph, (Σ√K)² over the reductions the result went through (graph_oracle.h).
+  int64_t bound_reduction_length = 0;
 };
 
 class TorchOracle {
  public:
-  // Computes y (fwd), dx (bwd_data) or dw (bwd_weight) in float64 for ordinary and transposed
-  // convolution, asymmetric padding applied as an explicit pad. `inputs` are in logical order
-  // (layouts do not matter to the oracle: the SUT's result is converted back to logical order
-  // before comparing).
-  static Result<OracleOutput> Compute(const ConvProblem& p, Direction d, const CaseInputs& inputs,
-                                      bool with_magnitude);
-
   // OK, or why the oracle's library (oracle_module.h) does not load in this process.
   static Status Available();
   static std::string TorchVersion();  // as the library reports itself, e.g. "1.13.0"

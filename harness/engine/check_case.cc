@@ -9,7 +9,7 @@
 #include "core/graph.h"
 #include "generators/fill.h"
 #include "harness/engine/symptom.h"
-#include "oracles/graph_oracle.h"
+#include "oracles/case_reference.h"
 
 namespace convparity {
 namespace {
@@ -59,70 +59,10 @@ std::string Summary(const Judgement& j) {
   }
 }
 
-// The reference of a case whose form is a graph (not the convolution alone): the graph the SUT
-// starts from, evaluated in float64 with its vars in their memory orders; the result comes back in
-// logical order.
-Result<OracleOutput> ComputeFormGraph(const ConvProblem& p, const GraphForm& form, Direction d,
-                                      const CaseInputs& in, bool with_magnitude,
-                                      int64_t& bound_reduction_length) {
-  const bool forward = d == Direction::kForward;
-  ConvProblem graph_problem = p;
-  graph_problem.bias = p.bias && forward;  // backward directions differentiate it without
-  Graph g = form.build(graph_problem, /*multiplier_weight=*/false);
-  CP_RETURN_IF_ERROR(InferShapes(g).WithContext("the " + form.name + " graph"));
-  auto memory = [](const HostTensor& t, const std::vector<int>& order) {
-    return HostTensor{MemoryShape(t.shape, order), ToMemoryOrder(t, order)};
-  };
-  // Every var in its memory order, the gradient a backward direction starts from apart; the var
-  // it differentiates gets zeros: its value is not read.
-  GraphInputs vars;
-  HostTensor dy;
-  for (const CaseVar& var : CaseVars(form, p, d)) {
-    const HostTensor& filled = in.Get(var.name);
-    if (filled.shape != var.shape)
-      return Status::Internal("the " + form.name + " graph's %" + var.name +
-                              " has no value of shape " + ShapeText(var.shape));
-    (var.name == kGradOutputVar ? dy : vars[var.name]) = memory(filled, var.memory_order);
-  }
-  const std::string wrt = forward ? "" : d == Direction::kBackwardData ? kInputVar : kWeightVar;
-  if (!forward) {
-    const Shape logical = d == Direction::kBackwardData ? p.input_shape() : p.weight_shape();
-    const std::vector<int> order =
-        d == Direction::kBackwardData ? DataMemoryOrder(p) : WeightMemoryOrder(p);
-    vars[wrt] = HostTensor{MemoryShape(logical, order),
-                           std::vector<float>(static_cast<size_t>(NumElements(logical)), 0.0f)};
-  }
-  Result<GraphOracleOutput> ref = ComputeGraph(g, vars, wrt, dy, with_magnitude);
-  if (!ref.ok()) return ref.status();
-  const Shape shape = ResultShape(p, d);
-  const Shape strides = StridesFor(shape, ResultMemoryOrder(p, d));
-  auto logical = [&](const RefTensor& t) {
-    if (t.values.empty()) return RefTensor{};
-    RefTensor r{shape, std::vector<double>(t.values.size())};
-    ForEachIndex(shape, [&](const int64_t* index, int64_t linear) {
-      int64_t offset = 0;
-      for (size_t i = 0; i < shape.size(); ++i) offset += index[i] * strides[i];
-      r.values[static_cast<size_t>(linear)] = t.values[static_cast<size_t>(offset)];
-    });
-    return r;
-  };
-  if (NumElements(ref->result.shape) != NumElements(shape))
-    return Status::Internal("the " + form.name + " graph's reference has shape " +
-                            ShapeText(ref->result.shape) + ", expected " + ShapeText(shape) +
-                            " in memory order");
-  bound_reduction_length =
-      static_cast<int64_t>(std::ceil(ref->root_reduction_sum * ref->root_reduction_sum));
-  return OracleOutput{logical(ref->result), logical(ref->magnitude)};
-}
-
 // The oracle's answer for a prepared case on other inputs of the same shapes.
 Result<OracleOutput> ComputeOn(const PreparedCase& prep, const CaseInputs& in,
                                bool with_magnitude) {
-  int64_t unused_reduction_length = 0;
-  return *prep.c.graph != ConvForm()
-             ? ComputeFormGraph(prep.c.problem, *prep.c.graph, prep.c.direction, in, with_magnitude,
-                                unused_reduction_length)
-             : TorchOracle::Compute(prep.c.problem, prep.c.direction, in, with_magnitude);
+  return ComputeReference(prep.c.problem, *prep.c.graph, prep.c.direction, in, with_magnitude);
 }
 
 // The magnitudes A of the error bound for a case prepared without them (an exact fill), computed
@@ -206,7 +146,6 @@ PreparedCase Prepare(const ConvCase& c, const CheckContext& context, bool with_r
     end(Verdict::kInvalid, st.message(), prep.timing.fill);
     return prep;
   }
-  const bool graph = *c.graph != ConvForm();
   if (c.fill == Fill::kExact && !ChooseExactRange(p, d, *c.graph).exact) {
     end(Verdict::kSkipped, "the reduction is too long for exact mode", prep.timing.fill);
     return prep;
@@ -215,11 +154,7 @@ PreparedCase Prepare(const ConvCase& c, const CheckContext& context, bool with_r
   prep.timing.fill = clock.Lap();
   if (!with_reference) return prep;
   const bool random = c.fill != Fill::kExact;
-  prep.bound_reduction_length =
-      ReductionLength(p, d) + (d == Direction::kForward && p.bias ? 1 : 0);
-  Result<OracleOutput> ref =
-      graph ? ComputeFormGraph(p, *c.graph, d, prep.inputs, random, prep.bound_reduction_length)
-            : TorchOracle::Compute(p, d, prep.inputs, random);
+  Result<OracleOutput> ref = ComputeReference(p, *c.graph, d, prep.inputs, random);
   if (!ref.ok()) {
     end(Verdict::kInvalid, "the oracle rejected it: " + ref.status().message(), prep.timing.oracle);
     return prep;
@@ -302,15 +237,15 @@ CaseOutcome JudgeRun(const PreparedCase& prep, const std::string& sut_name, cons
   };
   out.judgement =
       Judge(prep.reference.result.shape, prep.reference.result.values, magnitude->values,
-            run.result, comparison, prep.bound_reduction_length, ErrorBound{}, reach);
+            run.result, comparison, prep.reference.bound_reduction_length, ErrorBound{}, reach);
   if (out.judgement.verdict == Verdict::kFailed) {
     // What went wrong (symptom.h) needs the magnitudes, which an exact fill computes only now.
     if (magnitude->values.empty())
       if (Result<RefTensor> computed = MagnitudeOf(prep); computed.ok())
         exact_fill_magnitude = std::move(computed).value(), magnitude = &exact_fill_magnitude;
-    out.judgement.symptom =
-        ClassifySymptom(prep.reference.result.shape, prep.reference.result.values,
-                        magnitude->values, run.result, comparison, prep.bound_reduction_length);
+    out.judgement.symptom = ClassifySymptom(
+        prep.reference.result.shape, prep.reference.result.values, magnitude->values, run.result,
+        comparison, prep.reference.bound_reduction_length);
   }
   out.verdict = out.judgement.verdict;
   out.reason = Summary(out.judgement);

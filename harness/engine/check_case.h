@@ -36,10 +36,7 @@ struct PreparedCase {
   ConvCase c;
   std::optional<CaseOutcome> ended;  // invalid, over a limit or ill-conditioned: no SUT runs
   CaseInputs inputs;
-  OracleOutput reference;
-  // K of the error bound c·u·√K·A: the direction's reduction length, +1 for a bias; for a graph
-  // form, (Σ√K)² over the reductions the result went through (oracles/graph_oracle.h).
-  int64_t bound_reduction_length = 0;
+  OracleOutput reference;  // with the K of its error bound
   CaseTiming timing;
 };
 

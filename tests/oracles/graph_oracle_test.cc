@@ -20,6 +20,7 @@
 #include "generators/fill.h"
 #include "generators/problem_gen.h"
 #include "kernels/graph/interpreter.h"
+#include "oracles/case_reference.h"
 #include "oracles/torch_oracle.h"
 
 namespace convparity {
@@ -72,7 +73,9 @@ ProblemSpace SmallSpace() {
   return space;
 }
 
-RC_GTEST_PROP(GraphOracle, SingleConvGraphEqualsTorchOracleInAllDirections, ()) {
+// The graph of one convolution, in either weight representation, gives the case's reference (the
+// form conv) bit for bit, and the bound's K.
+RC_GTEST_PROP(GraphOracle, SingleConvGraphEqualsTheCaseReferenceInAllDirections, ()) {
   const ConvProblem p = *GenProblem(SmallSpace());
   const bool multiplier = *rc::gen::arbitrary<bool>() && HasMultiplierRepresentation(p);
   const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
@@ -95,7 +98,7 @@ RC_GTEST_PROP(GraphOracle, SingleConvGraphEqualsTorchOracleInAllDirections, ()) 
     const bool fwd = d == Direction::kForward;
     const std::string wrt = fwd ? "" : d == Direction::kBackwardData ? "x" : "w";
     Result<GraphOracleOutput> got = ComputeGraph(g, vars, wrt, fwd ? HostTensor{} : dy, true);
-    Result<OracleOutput> want = TorchOracle::Compute(p, d, in, true);
+    Result<OracleOutput> want = ComputeReference(p, ConvForm(), d, in, true);
     if (!got.ok()) RC_FAIL(std::string(DirectionName(d)) + ": " + Described(got.status()));
     RC_ASSERT(want.ok());
     const std::vector<int> order = ResultMemoryOrder(p, d);
@@ -117,6 +120,15 @@ RC_GTEST_PROP(GraphOracle, SingleConvGraphEqualsTorchOracleInAllDirections, ()) 
     for (size_t c = 0; c < want.size(); ++c)
       RC_ASSERT(std::fabs(db->result.values[c] - want[c]) <= 1e-13 * scale[c]);
   }
+}
+
+// √K squared is K again, though not in double (√2² is 2.0000000000000004); other sums round up.
+TEST(CaseReference, BoundOfOneReductionIsItsLength) {
+  for (int64_t k = 1; k <= 100000; ++k)
+    ASSERT_EQ(BoundReductionLength(std::sqrt(static_cast<double>(k))), k) << k;
+  EXPECT_EQ(BoundReductionLength(std::sqrt(2.0) + std::sqrt(2.0)), 8);
+  EXPECT_EQ(BoundReductionLength(std::sqrt(2.0) + 1), 6);  // 5.83
+  EXPECT_EQ(BoundReductionLength(0), 0);
 }
 
 // ---- a residual chain -------------------------------------------------------------------------
@@ -169,13 +181,13 @@ TEST(GraphOracle, ResidualChainForwardIsTheCompositionOfTorchOracleConvs) {
   const GraphInputs vars{{"x", in1.Get(kInputVar)},
                          {"w1", in1.Get(kWeightVar)},
                          {"w2", Memory(w2, WeightMemoryOrder(c.p2))}};
-  Result<OracleOutput> y1 = TorchOracle::Compute(c.p1, Direction::kForward, in1, false);
+  Result<OracleOutput> y1 = ComputeReference(c.p1, ConvForm(), Direction::kForward, in1, false);
   ASSERT_TRUE(y1.ok()) << y1.status().message();
   CaseInputs in2;
   in2.vars[kInputVar] = {y1->result.shape,
                          std::vector<float>(y1->result.values.begin(), y1->result.values.end())};
   in2.vars[kWeightVar] = w2;
-  Result<OracleOutput> y2 = TorchOracle::Compute(c.p2, Direction::kForward, in2, false);
+  Result<OracleOutput> y2 = ComputeReference(c.p2, ConvForm(), Direction::kForward, in2, false);
   ASSERT_TRUE(y2.ok()) << y2.status().message();
   std::vector<double> want = y2->result.values;  // logical NCHW = the output's memory
   for (size_t i = 0; i < want.size(); ++i) want[i] += in1.Get(kInputVar).values[i];

@@ -11,6 +11,8 @@
 
 #include "core/case_graphs.h"
 #include "core/prng.h"
+#include "generators/fill.h"
+#include "oracles/case_reference.h"
 #include "oracles/torch_oracle.h"
 
 namespace convparity {
@@ -88,7 +90,7 @@ std::string Describe(const ConvProblem& p) {
 
 OracleOutput MustCompute(const ConvProblem& p, Direction d, const CaseInputs& in,
                          bool with_magnitude = false) {
-  Result<OracleOutput> r = TorchOracle::Compute(p, d, in, with_magnitude);
+  Result<OracleOutput> r = ComputeReference(p, ConvForm(), d, in, with_magnitude);
   EXPECT_TRUE(r.ok()) << Describe(p) << " " << DirectionName(d) << ": " << r.status().message();
   return r.ok() ? r.value() : OracleOutput{};
 }
@@ -298,6 +300,27 @@ TEST(TorchOracleTest, MagnitudeOfNonNegativeInputsIsTheSameAsThroughAbsoluteValu
   });
 }
 
+// One negative value in any var the direction reads, or in the chain's own weight, and A is no
+// longer |result|: it is the computation on absolute values, the result of the all-positive inputs.
+TEST(TorchOracleTest, MagnitudeWithOneNegativeValueIsThroughAbsoluteValues) {
+  ForRandomProblems(7, 60, [](const ConvProblem& p) {
+    for (const GraphForm* form : {&ConvForm(), &ChainForm()})
+      for (Direction d : AllDirections()) {
+        const CaseInputs positive = FillInputs(p, d, Fill::kPositive, 31, *form);
+        const Result<OracleOutput> want = ComputeReference(p, *form, d, positive, false);
+        ASSERT_TRUE(want.ok()) << want.status().message();
+        for (const auto& [name, t] : positive.vars) {
+          CaseInputs one_negative = positive;
+          one_negative.vars[name].values[0] = -t.values[0];
+          const Result<OracleOutput> got = ComputeReference(p, *form, d, one_negative, true);
+          ASSERT_TRUE(got.ok()) << got.status().message();
+          ASSERT_EQ(got->magnitude.values, want->result.values)
+              << Describe(p) << " " << form->name << " " << DirectionName(d) << " %" << name;
+        }
+      }
+  });
+}
+
 TEST(TorchOracleTest, MagnitudeIsOnlyFilledWhenAskedFor) {
   ConvProblem p;
   p.rank = 2;
@@ -327,7 +350,7 @@ TEST(TorchOracleTest, InvalidProblemGivesStatusNotException) {
   for (const ConvProblem& p : {groups_mismatch, big_output_padding, kernel_too_big}) {
     for (Direction d : AllDirections()) {
       Result<OracleOutput> r = Status::Internal("not run");
-      EXPECT_NO_THROW(r = TorchOracle::Compute(p, d, CaseInputs{}, true));
+      EXPECT_NO_THROW(r = ComputeReference(p, ConvForm(), d, CaseInputs{}, true));
       EXPECT_EQ(r.status().code(), StatusCode::kInvalid) << Describe(p) << r.status().message();
     }
   }
@@ -338,13 +361,13 @@ TEST(TorchOracleTest, InputOfWrongShapeGivesInvalidStatus) {
   p.rank = 2, p.in_channels = 2, p.input = {3, 3, 1};
   CaseInputs in = RandomInputs(p, 23);
   in.vars[kInputVar].shape = {1, 2, 3, 2};  // with the values of a 3x3 input
-  Result<OracleOutput> r = TorchOracle::Compute(p, Direction::kForward, in, false);
+  Result<OracleOutput> r = ComputeReference(p, ConvForm(), Direction::kForward, in, false);
   EXPECT_EQ(r.status().code(), StatusCode::kInvalid);
-  EXPECT_NE(r.status().message().find("input must have shape [1, 2, 3, 3]"), std::string::npos)
+  EXPECT_NE(r.status().message().find("%x must have shape [1, 2, 3, 3]"), std::string::npos)
       << r.status().message();
   in = RandomInputs(p, 23);
   in.vars[kWeightVar].values.pop_back();
-  r = TorchOracle::Compute(p, Direction::kBackwardData, in, false);
+  r = ComputeReference(p, ConvForm(), Direction::kBackwardData, in, false);
   EXPECT_EQ(r.status().code(), StatusCode::kInvalid) << r.status().message();
 }
 
