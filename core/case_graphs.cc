@@ -7,10 +7,13 @@
 namespace convparity {
 namespace {
 
+// The fill streams of the problem's vars and of the chain's %w2 (CaseVar::stream): fixed forever.
+constexpr uint64_t kInputStream = 1, kWeightStream = 2, kBiasStream = 3, kGradOutputStream = 4;
+constexpr uint64_t kChainWeightStream = 5;
+
 // The chain's %w2 is ±2 in exact mode, so that y1 + w2·y1 never cancels to zero where y1 is odd
 // (with ±1, half of all 1×1 single-channel blocks would be exactly zero).
 constexpr int64_t kExactChainWeight = 2;
-constexpr uint64_t kChainWeightStream = 5;
 
 std::vector<CaseVar> NoVars(const ConvProblem&) { return {}; }
 int64_t NoGrowth(const ConvProblem&) { return 1; }
@@ -62,15 +65,28 @@ std::string GraphFormNames() {
   return names;
 }
 
+ConvProblem GraphProblem(const ConvProblem& p, Direction d) {
+  ConvProblem q = p;
+  q.bias = p.bias && d == Direction::kForward;
+  return q;
+}
+
+const char* DifferentiatedVar(Direction d) {
+  return d == Direction::kBackwardData     ? kInputVar
+         : d == Direction::kBackwardWeight ? kWeightVar
+                                           : "";
+}
+
 std::vector<CaseVar> CaseVars(const GraphForm& form, const ConvProblem& p, Direction d) {
-  std::vector<CaseVar> vars;  // the problem's on streams 1 to 4, a form's own from 5 on
+  std::vector<CaseVar> vars;
   if (d != Direction::kBackwardData)
-    vars.push_back({kInputVar, 1, p.input_shape(), DataMemoryOrder(p)});
+    vars.push_back({kInputVar, kInputStream, p.input_shape(), DataMemoryOrder(p)});
   if (d != Direction::kBackwardWeight)
-    vars.push_back({kWeightVar, 2, p.weight_shape(), WeightMemoryOrder(p)});
-  if (d == Direction::kForward && p.bias) vars.push_back({kBiasVar, 3, p.bias_shape(), {0}});
+    vars.push_back({kWeightVar, kWeightStream, p.weight_shape(), WeightMemoryOrder(p)});
+  if (d == Direction::kForward && p.bias)
+    vars.push_back({kBiasVar, kBiasStream, p.bias_shape(), {0}});
   if (d != Direction::kForward)
-    vars.push_back({kGradOutputVar, 4, p.output_shape(), DataMemoryOrder(p)});
+    vars.push_back({kGradOutputVar, kGradOutputStream, p.output_shape(), DataMemoryOrder(p)});
   for (CaseVar& own : form.vars(p)) vars.push_back(std::move(own));
   return vars;
 }

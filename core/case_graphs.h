@@ -4,9 +4,9 @@
 //
 // Every form's graph reads %x, %w (and %b) as ForwardGraph does, in the problem's memory layouts,
 // plus vars of its own (CaseVar, filled by name), and its result has the shape the problem's
-// direction gives. The oracle evaluates any form's graph (oracles/graph_oracle.h); SUTs that run
-// graphs build it by its form. Adding a form is its entry in case_graphs.cc, and its PyTorch text
-// in reports/python_snippet.cc.
+// direction gives. The oracle evaluates any form's graph (oracles/case_reference.h, in PyTorch's
+// own layouts); SUTs that run graphs build it by its form. Adding a form is its entry in
+// case_graphs.cc, and its PyTorch text in reports/python_snippet.cc.
 #pragma once
 
 #include <cstdint>
@@ -63,6 +63,12 @@ const GraphForm& ConvForm();
 const GraphForm& ChainForm();
 const GraphForm* FindGraphForm(const std::string& name);
 std::string GraphFormNames();  // "conv or chain", for messages
+
+// The problem whose graph a case of direction d starts from: backward directions differentiate
+// its convolution without the bias, which no gradient needs.
+ConvProblem GraphProblem(const ConvProblem& p, Direction d);
+// The var a backward direction differentiates (x backward-data, w backward-weight; forward: "").
+const char* DifferentiatedVar(Direction d);
 
 // Every var a case of `form` on p reads in direction d, by stream: of the problem's, x and w and b
 // (with p.bias) forward, grad_output and w backward-data, x and grad_output backward-weight (the

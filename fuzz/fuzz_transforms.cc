@@ -140,8 +140,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Graph original = forward;
   if (d != Direction::kForward) {
     steps.push_back("gradient");
-    Result<Graph> grad =
-        Gradient(forward, {d == Direction::kBackwardData ? kInputVar : kWeightVar});
+    Result<Graph> grad = Gradient(forward, {DifferentiatedVar(d)});
     if (!grad.ok()) Finding(t, c, steps, freeze, "gradient failed: " + grad.status().message());
     original = *grad;
   }

@@ -1,5 +1,6 @@
 #include "oracles/case_reference.h"
 
+#include <cfloat>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -26,9 +27,11 @@ Status CheckVar(const CaseVar& var, const HostTensor& t) {
 
 int64_t BoundReductionLength(double root_reduction_sum) {
   const double square = root_reduction_sum * root_reduction_sum;
+  if (!(square < 0x1p62)) return int64_t{1} << 62;  // beyond any limit (or not a number)
+  // √K² is K within a few units in the last place (√K rounds once, the square once more).
   const double nearest = std::round(square);
-  return static_cast<int64_t>(std::fabs(square - nearest) <= 1e-9 * nearest ? nearest
-                                                                            : std::ceil(square));
+  const bool whole = std::fabs(square - nearest) <= 8 * DBL_EPSILON * nearest;
+  return static_cast<int64_t>(whole ? nearest : std::ceil(square));
 }
 
 Result<OracleOutput> ComputeReference(const ConvProblem& p, const GraphForm& form, Direction d,
@@ -40,8 +43,8 @@ Result<OracleOutput> ComputeReference(const ConvProblem& p, const GraphForm& for
   ConvProblem q = p;
   q.data_layout = DataLayout::kChannelsFirst;
   q.weight_layout = p.natural_weight_layout();
+  q = GraphProblem(q, d);
   const bool forward = d == Direction::kForward;
-  q.bias = p.bias && forward;  // backward directions differentiate it without
   Graph g = form.build(q, /*multiplier_weight=*/false);
   CP_RETURN_IF_ERROR(InferShapes(g).WithContext("the " + form.name + " graph"));
   // Every var in its memory order (a form's own var may keep another: the chain's %w2 has a
@@ -55,10 +58,13 @@ Result<OracleOutput> ComputeReference(const ConvProblem& p, const GraphForm& for
     (var.name == kGradOutputVar ? dy : vars[var.name]) = HostTensor{
         MemoryShape(var.shape, var.memory_order), ToMemoryOrder(value, var.memory_order)};
   }
-  const std::string wrt = forward ? "" : d == Direction::kBackwardData ? kInputVar : kWeightVar;
+  const std::string wrt = DifferentiatedVar(d);
   if (!forward) {
     const Shape shape = d == Direction::kBackwardData ? p.input_shape() : p.weight_shape();
-    vars[wrt] = HostTensor{shape, std::vector<float>(static_cast<size_t>(NumElements(shape)))};
+    const std::vector<int> order =
+        d == Direction::kBackwardData ? DataMemoryOrder(q) : WeightMemoryOrder(q);
+    vars[wrt] = HostTensor{MemoryShape(shape, order),
+                           std::vector<float>(static_cast<size_t>(NumElements(shape)))};
   }
   Result<GraphOracleOutput> ref = ComputeGraph(g, vars, wrt, dy, with_magnitude);
   if (!ref.ok()) return ref.status();

@@ -375,8 +375,9 @@ Result<Value> Run(const Graph& g, const Plan& plan, const GraphInputs& vars,
 }
 
 // Whether a value of this op is ≥ 0 wherever its operands are: a sum of their products with
-// non-negative coefficients, or a copy. NOTE: an op that is not (a subtraction, a negation) must
-// say false, or A would be taken as the result where it is not.
+// non-negative coefficients, or a copy. Every op today; the switch has no default so that a new op
+// must say. NOTE: one that does not keep signs (a subtraction, a negation) must say false, or A
+// would be taken as the result where it is not.
 bool KeepsSigns(OpKind op) {
   switch (op) {
     case OpKind::kVar:

@@ -1,6 +1,7 @@
-// The reference for graph cases: a graph (core/graph.h) evaluated op by op in ATen float64, and its
-// first-order gradient by reverse accumulation with ATen's own convolution backward, independent of
-// our gradient pass (kernels/graph/). This header names no ATen type.
+// The reference of every case (case_reference.h builds its graph): a graph (core/graph.h) evaluated
+// op by op in ATen float64, and its first-order gradient by reverse accumulation with ATen's own
+// convolution backward, independent of our gradient pass (kernels/graph/). This header names no
+// ATen type.
 #pragma once
 
 #include <map>

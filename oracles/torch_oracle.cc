@@ -2,7 +2,6 @@
 
 #include <ATen/Version.h>
 #include <ATen/core/Tensor.h>
-#include <ATen/ops/empty.h>
 #include <c10/util/Exception.h>
 #include <torch/version.h>  // only the TORCH_VERSION macros
 

@@ -156,7 +156,7 @@ void WriteSutValues(std::ostream& py, const ConvCase& c, const Judgement& j) {
 }
 
 // A var of the case's graph form: its values when the snippet carries them, else random.
-void WriteFormVar(std::ostream& py, const CaseVar& var, const CaseInputs* in) {
+void WriteOwnVar(std::ostream& py, const CaseVar& var, const CaseInputs* in) {
   if (in)
     WriteTensor(py, var.name, var.shape, &in->Get(var.name));
   else
@@ -169,7 +169,7 @@ using FormText = void (*)(std::ostream& py, const ConvProblem& p, const CaseInpu
 
 void ChainText(std::ostream& py, const ConvProblem& p, const CaseInputs* in) {
   py << "# The chain: y + a second convolution of y (core/graph.h ChainGraph).\n";
-  WriteFormVar(py, ChainForm().vars(p).at(0), in);
+  WriteOwnVar(py, ChainForm().vars(p).at(0), in);
   WriteConv(py, ResidualConv(p), "y", "w2", "None", "y2");
   py << "y = y + y2\n";
 }

@@ -6,7 +6,6 @@
 #include <exception>
 #include <sstream>
 
-#include "core/graph.h"
 #include "generators/fill.h"
 #include "harness/engine/symptom.h"
 #include "oracles/case_reference.h"

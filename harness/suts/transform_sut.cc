@@ -72,18 +72,10 @@ bool NeedsMultiplierWeights(const Pipeline& pl) {
                      [](const PassInfo* p) { return p->needs_multiplier_weights; });
 }
 
-bool IsFormVar(const GraphForm& form, const ConvProblem& p, const std::string& name) {
+bool IsOwnVar(const GraphForm& form, const ConvProblem& p, const std::string& name) {
   for (const CaseVar& var : form.vars(p))
     if (var.name == name) return true;
   return false;
-}
-
-// The problem whose graph the pipeline starts from: backward directions differentiate the conv
-// without its bias (no gradient needs it).
-ConvProblem GraphProblem(const ConvProblem& p, Direction d) {
-  ConvProblem q = p;
-  if (d != Direction::kForward) q.bias = false;
-  return q;
 }
 
 // The graph a pipeline made, and the promise its last pass broke, if one did (the passes stop
@@ -103,8 +95,7 @@ Result<BuiltGraph> BuildGraph(const Pipeline& pl, const ConvProblem& p, Directio
   CP_RETURN_IF_ERROR(InferShapes(g).WithContext("the forward graph"));
   if (forward_out) *forward_out = g;
   if (d != Direction::kForward) {
-    Result<Graph> grad =
-        pl.gradient->run(g, {d == Direction::kBackwardData ? std::string("x") : std::string("w")});
+    Result<Graph> grad = pl.gradient->run(g, {DifferentiatedVar(d)});
     if (!grad.ok()) return grad.status().WithContext(pl.gradient->name);
     g = std::move(grad).value();
     CP_RETURN_IF_ERROR(InferShapes(g).WithContext("after " + pl.gradient->name));
@@ -115,7 +106,7 @@ Result<BuiltGraph> BuildGraph(const Pipeline& pl, const ConvProblem& p, Directio
       if (n.op != OpKind::kVar) continue;
       const bool weight = n.name == kWeightVar && d != Direction::kBackwardWeight;
       const bool bias = n.name == kBiasVar;
-      if (!weight && !bias && !IsFormVar(form, p, n.name)) continue;
+      if (!weight && !bias && !IsOwnVar(form, p, n.name)) continue;
       const float* data = buffers ? buffers->Get(n.name) : nullptr;
       const int64_t count = NumElements(n.shape);
       HostTensor value{n.shape, std::vector<float>(static_cast<size_t>(count), 0.0f)};
@@ -150,7 +141,7 @@ class TransformSut : public Sut {
     const Graph& g = built->graph;
     // The vars a case of any direction has: what a pipeline's graph may read.
     std::map<std::string, int64_t> elements;
-    for (Direction any : {Direction::kForward, Direction::kBackwardData})
+    for (Direction any : AllDirections())
       for (const CaseVar& var : CaseVars(form, p, any)) elements[var.name] = NumElements(var.shape);
     GraphBindings vars;
     for (const Node& n : g.nodes) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "core/graph.h"
@@ -22,7 +23,7 @@ uint32_t Bits(float v) {
 }
 
 // FNV-1a over the shapes and the float bit patterns: a fingerprint of the exact data.
-uint64_t Fingerprint(const CaseInputs& in) {
+uint64_t Fingerprint(const std::vector<const HostTensor*>& tensors) {
   uint64_t h = 0xCBF29CE484222325ull;
   auto mix = [&](uint64_t v) {
     for (int i = 0; i < 8; ++i) {
@@ -30,13 +31,18 @@ uint64_t Fingerprint(const CaseInputs& in) {
       h *= 0x100000001B3ull;
     }
   };
-  for (const HostTensor* t :
-       {&in.Get(kInputVar), &in.Get(kWeightVar), &in.Get(kBiasVar), &in.Get(kGradOutputVar)}) {
+  for (const HostTensor* t : tensors) {
     mix(t->shape.size());
     for (int64_t s : t->shape) mix(static_cast<uint64_t>(s));
     for (float v : t->values) mix(Bits(v));
   }
   return h;
+}
+
+// Of the problem's vars.
+uint64_t Fingerprint(const CaseInputs& in) {
+  return Fingerprint(
+      {&in.Get(kInputVar), &in.Get(kWeightVar), &in.Get(kBiasVar), &in.Get(kGradOutputVar)});
 }
 
 std::vector<const HostTensor*> Filled(const CaseInputs& in) {
@@ -125,6 +131,13 @@ TEST(Fill, GoldenFingerprints) {
     const uint64_t got = Fingerprint(FillInputs(g.problem, g.direction, g.fill, g.seed));
     EXPECT_EQ(got, g.fingerprint) << FillName(g.fill) << " " << DirectionName(g.direction)
                                   << " seed " << g.seed << ": got 0x" << std::hex << got;
+  }
+  // The chain's own %w2, on its stream 5, exact (±2) and wide.
+  for (auto [fill, fingerprint] :
+       {std::pair{Fill::kExact, 0x689279c15d9b2f25ull}, {Fill::kWide, 0x0f96864a02ad6cb5ull}}) {
+    const CaseInputs chain = FillInputs(Busy2d(), Direction::kForward, fill, 3, ChainForm());
+    const uint64_t got = Fingerprint({&chain.Get("w2")});
+    EXPECT_EQ(got, fingerprint) << "chain %w2, " << FillName(fill) << ": got 0x" << std::hex << got;
   }
   // A few literal values, readable when a fingerprint breaks.
   const CaseInputs exact = FillInputs(Busy2d(), Direction::kForward, Fill::kExact, 1);

@@ -1,7 +1,8 @@
-// The graph oracle (oracles/graph_oracle.h): a one-conv graph is TorchOracle in every direction and
-// layout; a residual chain is the composition of its convolutions and its gradients satisfy the
-// adjoint identity; every other op agrees with our float32 interpreter on integers and its reverse
-// rule is the adjoint of its forward; bad inputs are statuses.
+// The graph oracle (oracles/graph_oracle.h): a one-conv graph in any layout and weight
+// representation is the case's reference (oracles/case_reference.h, built in PyTorch's layouts) in
+// every direction, with its bound; a residual chain is the composition of its convolutions and its
+// gradients satisfy the adjoint identity; every other op agrees with our float32 interpreter on
+// integers and its reverse rule is the adjoint of its forward; bad inputs are statuses.
 #include "oracles/graph_oracle.h"
 
 #include <gtest/gtest.h>
@@ -65,17 +66,18 @@ std::string Described(const Status& s) {
   return std::to_string(static_cast<int>(s.code())) + " " + s.message();
 }
 
-// ---- a single convolution: TorchOracle in all three directions -------------------------------
+// ---- a single convolution: the same in every layout, all three directions
+// -------------------------------
 
 ProblemSpace SmallSpace() {
   ProblemSpace space;
-  space.max_macs = 20000;  // 1000 cases (ctest) × 3 directions × 2 oracles in about a second
+  space.max_macs = 20000;  // 1000 cases (ctest) × 3 directions × 2 runs in about a second
   return space;
 }
 
-// The graph of one convolution, in either weight representation, gives the case's reference (the
-// form conv) bit for bit, and the bound's K.
-RC_GTEST_PROP(GraphOracle, SingleConvGraphEqualsTheCaseReferenceInAllDirections, ()) {
+// The graph of one convolution in the problem's layouts, in either weight representation, gives the
+// case's reference bit for bit, and both give the bound's K: the reduction length, +1 for a bias.
+RC_GTEST_PROP(GraphOracle, SingleConvGraphInAnyLayoutIsTheCaseReference, ()) {
   const ConvProblem p = *GenProblem(SmallSpace());
   const bool multiplier = *rc::gen::arbitrary<bool>() && HasMultiplierRepresentation(p);
   const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
@@ -108,6 +110,7 @@ RC_GTEST_PROP(GraphOracle, SingleConvGraphEqualsTheCaseReferenceInAllDirections,
     RC_ASSERT(got->magnitude.values == MemoryValues(want->magnitude, order));
     const int64_t k = ReductionLength(p, d) + (fwd && p.bias ? 1 : 0);
     RC_ASSERT(got->root_reduction_sum == std::sqrt(static_cast<double>(k)));
+    RC_ASSERT(want->bound_reduction_length == k);
   }
   if (p.bias) {  // the bias gradient: grad_output summed over all but the channel axis
     Result<GraphOracleOutput> db = ComputeGraph(g, vars, "b", dy, false);
@@ -167,7 +170,7 @@ Chain ResidualChain() {
   return c;
 }
 
-TEST(GraphOracle, ResidualChainForwardIsTheCompositionOfTorchOracleConvs) {
+TEST(GraphOracle, ResidualChainForwardIsTheCompositionOfItsConvs) {
   Chain c = ResidualChain();
   ASSERT_TRUE(Validate(c.p1).ok() && Validate(c.p2).ok());
   ASSERT_TRUE(InferShapes(c.g).ok());

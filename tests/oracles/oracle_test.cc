@@ -1,6 +1,6 @@
-// TorchOracle: shapes against our shape math, values against a naive loop by the definition, the
-// three directions against each other (adjoint identities), the magnitude bound, and errors as
-// values.
+// The case reference of a convolution (oracles/case_reference.h): shapes against our shape math,
+// values against a naive loop by the definition, the three directions against each other (adjoint
+// identities), the magnitude bound, and errors as values; and what TorchOracle says of LibTorch.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -141,7 +141,7 @@ double Dot(const std::vector<double>& a, const std::vector<float>& b, bool absol
   return s;
 }
 
-TEST(TorchOracleTest, ResultShapesEqualShapeMathForRandomProblems) {
+TEST(CaseReference, ResultShapesEqualShapeMathForRandomProblems) {
   int transposed = 0, op_at_least_stride = 0, asymmetric = 0, grouped = 0, rank3 = 0;
   ForRandomProblems(1, 5000, [&](const ConvProblem& p) {
     const CaseInputs in = RandomInputs(p, 7);
@@ -168,7 +168,7 @@ TEST(TorchOracleTest, ResultShapesEqualShapeMathForRandomProblems) {
   EXPECT_GT(rank3, 1000);
 }
 
-TEST(TorchOracleTest, OrdinaryConv1dWithAsymmetricPaddingAndBiasMatchesHandComputation) {
+TEST(CaseReference, OrdinaryConv1dWithAsymmetricPaddingAndBiasMatchesHandComputation) {
   ConvProblem p;
   p.rank = 1;
   p.input[0] = 4, p.kernel[0] = 2, p.stride[0] = 2, p.pad_begin[0] = 1, p.pad_end[0] = 2;
@@ -183,7 +183,7 @@ TEST(TorchOracleTest, OrdinaryConv1dWithAsymmetricPaddingAndBiasMatchesHandCompu
   EXPECT_EQ(out.result.values, (std::vector<double>{10.5, 32.5, 4.5}));
 }
 
-TEST(TorchOracleTest, TransposedConv1dWithOutputPaddingAndAsymmetricPaddingMatchesHand) {
+TEST(CaseReference, TransposedConv1dWithOutputPaddingAndAsymmetricPaddingMatchesHand) {
   ConvProblem p;
   p.rank = 1, p.transposed = true;
   p.input[0] = 2, p.kernel[0] = 3, p.stride[0] = 2, p.pad_begin[0] = 1, p.pad_end[0] = 0;
@@ -197,7 +197,7 @@ TEST(TorchOracleTest, TransposedConv1dWithOutputPaddingAndAsymmetricPaddingMatch
   EXPECT_EQ(out.result.values, (std::vector<double>{10, 102, 20, 200, 0}));
 }
 
-TEST(TorchOracleTest, TransposedConv1dWithOutputPaddingAtLeastStrideMatchesHand) {
+TEST(CaseReference, TransposedConv1dWithOutputPaddingAtLeastStrideMatchesHand) {
   ConvProblem p;
   p.rank = 1, p.transposed = true, p.bias = true;
   p.input[0] = 2, p.kernel[0] = 2, p.stride[0] = 1, p.dilation[0] = 3, p.pad_end[0] = 1;
@@ -220,7 +220,7 @@ bool SymmetricPadding(const ConvProblem& p) {
 
 // Symmetric padding goes to ATen as its own, asymmetric padding as an explicit pad or crop: both
 // ways are checked.
-TEST(TorchOracleTest, ForwardEqualsNaiveLoopForRandomProblems) {
+TEST(CaseReference, ForwardEqualsNaiveLoopForRandomProblems) {
   int symmetric = 0, transposed_symmetric = 0;
   ForRandomProblems(2, 1000, [&](const ConvProblem& p) {
     symmetric += SymmetricPadding(p);
@@ -240,7 +240,7 @@ TEST(TorchOracleTest, ForwardEqualsNaiveLoopForRandomProblems) {
 // <conv(x, w), dy> = <x, bwd_data(dy, w)> = <w, bwd_weight(x, dy)>: the three directions are one
 // linear map seen three ways. The scale S = Σ|x·w·dy| over the same triples is itself computed
 // three ways by the magnitudes.
-TEST(TorchOracleTest, AdjointIdentitiesHoldForRandomProblems) {
+TEST(CaseReference, AdjointIdentitiesHoldForRandomProblems) {
   int transposed = 0, nondegenerate = 0, symmetric = 0;
   ForRandomProblems(3, 2000, [&](const ConvProblem& given) {
     ConvProblem p = given;
@@ -267,7 +267,7 @@ TEST(TorchOracleTest, AdjointIdentitiesHoldForRandomProblems) {
   EXPECT_GT(symmetric, 150);
 }
 
-TEST(TorchOracleTest, MagnitudeBoundsResultElementwise) {
+TEST(CaseReference, MagnitudeBoundsResultElementwise) {
   ForRandomProblems(4, 1000, [](const ConvProblem& p) {
     const CaseInputs in = RandomInputs(p, 17);
     for (Direction d : AllDirections()) {
@@ -282,7 +282,7 @@ TEST(TorchOracleTest, MagnitudeBoundsResultElementwise) {
 
 // With no negative input, A = |x| ⊛ |w| is the result itself, and the oracle takes it from there.
 // Negating one operand takes the other way (A of |−x| and |w|), which must give the same A.
-TEST(TorchOracleTest, MagnitudeOfNonNegativeInputsIsTheSameAsThroughAbsoluteValues) {
+TEST(CaseReference, MagnitudeOfNonNegativeInputsIsTheSameAsThroughAbsoluteValues) {
   ForRandomProblems(6, 500, [](const ConvProblem& p) {
     CaseInputs positive = RandomInputs(p, 29);
     for (auto& [name, t] : positive.vars)
@@ -302,7 +302,7 @@ TEST(TorchOracleTest, MagnitudeOfNonNegativeInputsIsTheSameAsThroughAbsoluteValu
 
 // One negative value in any var the direction reads, or in the chain's own weight, and A is no
 // longer |result|: it is the computation on absolute values, the result of the all-positive inputs.
-TEST(TorchOracleTest, MagnitudeWithOneNegativeValueIsThroughAbsoluteValues) {
+TEST(CaseReference, MagnitudeWithOneNegativeValueIsThroughAbsoluteValues) {
   ForRandomProblems(7, 60, [](const ConvProblem& p) {
     for (const GraphForm* form : {&ConvForm(), &ChainForm()})
       for (Direction d : AllDirections()) {
@@ -321,7 +321,7 @@ TEST(TorchOracleTest, MagnitudeWithOneNegativeValueIsThroughAbsoluteValues) {
   });
 }
 
-TEST(TorchOracleTest, MagnitudeIsOnlyFilledWhenAskedFor) {
+TEST(CaseReference, MagnitudeIsOnlyFilledWhenAskedFor) {
   ConvProblem p;
   p.rank = 2;
   const OracleOutput out = MustCompute(p, Direction::kForward, RandomInputs(p, 1));
@@ -329,7 +329,7 @@ TEST(TorchOracleTest, MagnitudeIsOnlyFilledWhenAskedFor) {
   EXPECT_EQ(out.result.values.size(), 1u);
 }
 
-TEST(TorchOracleTest, RepeatedComputeIsBitIdentical) {
+TEST(CaseReference, RepeatedComputeIsBitIdentical) {
   ForRandomProblems(5, 50, [](const ConvProblem& p) {
     const CaseInputs in = RandomInputs(p, 19);
     for (Direction d : AllDirections())
@@ -338,7 +338,7 @@ TEST(TorchOracleTest, RepeatedComputeIsBitIdentical) {
   });
 }
 
-TEST(TorchOracleTest, InvalidProblemGivesStatusNotException) {
+TEST(CaseReference, InvalidProblemGivesStatusNotException) {
   ConvProblem groups_mismatch;
   groups_mismatch.in_channels = 4, groups_mismatch.out_channels = 3, groups_mismatch.groups = 3;
   ConvProblem big_output_padding;
@@ -356,7 +356,7 @@ TEST(TorchOracleTest, InvalidProblemGivesStatusNotException) {
   }
 }
 
-TEST(TorchOracleTest, InputOfWrongShapeGivesInvalidStatus) {
+TEST(CaseReference, InputOfWrongShapeGivesInvalidStatus) {
   ConvProblem p;
   p.rank = 2, p.in_channels = 2, p.input = {3, 3, 1};
   CaseInputs in = RandomInputs(p, 23);

@@ -101,12 +101,9 @@ class ChainInInterpreter : public Sut {
 
   GraphRun RunGraph(const ConvProblem& p, const GraphForm& form, Direction d,
                     const CaseBuffers& b) override {
-    ConvProblem q = p;
-    q.bias = p.bias && d == Direction::kForward;
-    Graph g = form.build(q, /*multiplier_weight=*/false);
+    Graph g = form.build(GraphProblem(p, d), /*multiplier_weight=*/false);
     if (d != Direction::kForward) {
-      Result<Graph> grad =
-          FindGradient("gradient")->run(g, {d == Direction::kBackwardData ? "x" : "w"});
+      Result<Graph> grad = FindGradient("gradient")->run(g, {DifferentiatedVar(d)});
       if (!grad.ok()) return grad.status();
       g = std::move(grad).value();
     }

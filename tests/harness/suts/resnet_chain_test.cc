@@ -1,6 +1,6 @@
 // convert_layout + fold_constants on a ResNet-50-like chain: the convolutions of oneDNN's benchdnn
-// list shapes_resnet_50 (../shared/benchdnn/conv/, read by harness/io/benchdnn_import.h), chained one
-// after the other with constant weights. The structural promise of the pair (ARCHITECTURE.md,
+// list shapes_resnet_50 (../shared/benchdnn/conv/, read by harness/io/benchdnn_import.h), chained
+// one after the other with constant weights. The structural promise of the pair (ARCHITECTURE.md,
 // Transforms): exactly two runtime layout_transforms remain (the input's and the output's), and the
 // chain's output is bitwise the same before and after. tvm-layout-fold's fold_constants leaves one
 // weight layout_transform per conv in the runtime graph instead (BUGS.md). In random mode the
@@ -21,10 +21,11 @@
 
 #include "core/graph.h"
 #include "core/prng.h"
-#include "harness/io/benchdnn_import.h"
 #include "harness/engine/judge.h"
+#include "harness/io/benchdnn_import.h"
 #include "kernels/graph/interpreter.h"
 #include "kernels/graph/passes.h"
+#include "oracles/case_reference.h"
 #include "oracles/graph_oracle.h"
 
 namespace convparity {
@@ -237,9 +238,8 @@ HostTensor SignedBias(Shape shape, uint64_t salt) { return Signed(shape, salt + 
 // NOTE: the chain's input and output are channels-first (convert_layout transforms back), so memory
 // order is logical order, as Judge wants.
 Judgement JudgeAgainst(const GraphOracleOutput& ref, const HostTensor& got, Fill fill) {
-  const double roots = ref.root_reduction_sum;
-  const int64_t k = static_cast<int64_t>(std::ceil(roots * roots));
-  return Judge(ref.result.shape, ref.result.values, ref.magnitude.values, got, fill, k);
+  return Judge(ref.result.shape, ref.result.values, ref.magnitude.values, got, fill,
+               BoundReductionLength(ref.root_reduction_sum));
 }
 
 // Median of A_i / |y_i|: how far the chain's terms cancel. The bound is proportional to A, so at a
