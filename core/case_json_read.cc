@@ -113,17 +113,17 @@ std::string DimsText(const Dims& d, int rank) {
 }
 
 // A form field's value (core/problem_fields.def) in a message.
-std::string FormText(const ConvProblem&, int v) { return std::to_string(v); }
-std::string FormText(const ConvProblem&, bool v) { return v ? "true" : "false"; }
-std::string FormText(const ConvProblem& p, DataLayout v) { return DataLayoutName(v, p.rank); }
-std::string FormText(const ConvProblem& p, WeightLayout v) { return WeightLayoutName(v, p.rank); }
-std::string FormText(const ConvProblem&, DType v) { return DTypeName(v); }
+std::string FormText(int v) { return std::to_string(v); }
+std::string FormText(bool v) { return v ? "true" : "false"; }
 
 // The problem as (field, value) text pairs in the fields' order, to name the first disagreement.
 std::vector<std::pair<const char*, std::string>> FieldTexts(const ConvProblem& p) {
   int r = std::max(0, std::min(p.rank, kMaxSpatialRank));
   std::vector<std::pair<const char*, std::string>> texts;
-#define CONVPARITY_FORM(field, ...) texts.emplace_back(#field, FormText(p, p.field));
+#define CONVPARITY_FORM(field, ...) texts.emplace_back(#field, FormText(p.field));
+#define CONVPARITY_ENUM(field, type, values, ...) \
+  texts.emplace_back(#field, EnumName(values, p.field, p.rank));
+#define CONVPARITY_FLAG(field, ...) texts.emplace_back(#field, FormText(p.field));
 #define CONVPARITY_COUNT(field, ...) texts.emplace_back(#field, std::to_string(p.field));
 #define CONVPARITY_SIZES(field, ...) texts.emplace_back(#field, DimsText(p.field, r));
 #include "core/problem_fields.def"
@@ -158,41 +158,20 @@ Status ReadField(const json& v, const std::string& field, ConvProblem&, bool* ou
   *out = *b;
   return Status::Ok();
 }
-Status ReadField(const json& v, const std::string& field, ConvProblem& p, DataLayout* out) {
+// An enum field by its name at the problem's rank (core/conv_problem.h).
+template <typename E, size_t N>
+Status ReadEnum(const json& v, const std::string& field, int rank, const EnumValue<E> (&values)[N],
+                E* out) {
   Result<std::string> s = ReadString(v, field);
   if (!s.ok()) return s.status();
-  for (DataLayout l : {DataLayout::kChannelsFirst, DataLayout::kChannelsLast}) {
-    if (*s != DataLayoutName(l, p.rank)) continue;
-    *out = l;
+  for (const EnumValue<E>& e : values) {
+    if (*s != NameAtRank(e.name, rank)) continue;
+    *out = e.value;
     return Status::Ok();
   }
-  return Status::Invalid("field '" + field + "' is " + Quote(*s) + ", expected " +
-                         DataLayoutName(DataLayout::kChannelsFirst, p.rank) + " or " +
-                         DataLayoutName(DataLayout::kChannelsLast, p.rank) + " for a " +
-                         std::to_string(p.rank) + "-D problem");
-}
-Status ReadField(const json& v, const std::string& field, ConvProblem& p, WeightLayout* out) {
-  Result<std::string> s = ReadString(v, field);
-  if (!s.ok()) return s.status();
-  std::string names;
-  for (WeightLayout l :
-       {WeightLayout::kOI, WeightLayout::kIO, WeightLayout::kSpatialIO, WeightLayout::kOSpatialI}) {
-    names += (names.empty() ? "" : ", ") + WeightLayoutName(l, p.rank);
-    if (*s == WeightLayoutName(l, p.rank)) {
-      *out = l;
-      return Status::Ok();
-    }
-  }
-  return Status::Invalid("field '" + field + "' is " + Quote(*s) + ", expected one of " + names +
-                         " for a " + std::to_string(p.rank) + "-D problem");
-}
-Status ReadField(const json& v, const std::string& field, ConvProblem&, DType* out) {
-  Result<std::string> s = ReadString(v, field);
-  if (!s.ok()) return s.status();
-  if (*s != DTypeName(DType::kFloat32))
-    return Status::Invalid("field '" + field + "' is " + Quote(*s) + ", expected f32");
-  *out = DType::kFloat32;
-  return Status::Ok();
+  return Status::Invalid(
+      "field '" + field + "' is " + Quote(*s) + ", expected " + Choices(NamesAtRank(values, rank)) +
+      (NamedByRank(values) ? " for a " + std::to_string(rank) + "-D problem" : std::string()));
 }
 
 Status ReadField(const json& v, const std::string& field, ConvProblem&, int64_t* out) {
@@ -225,6 +204,10 @@ Result<ConvProblem> ProblemFromJson(const json& j) {
 #define CONVPARITY_FORM(field, ...) CONVPARITY_READ(field)
 #define CONVPARITY_COUNT(field, ...) CONVPARITY_READ(field)
 #define CONVPARITY_SIZES(field, ...) CONVPARITY_READ(field)
+#define CONVPARITY_FLAG(field, ...) CONVPARITY_READ(field)
+#define CONVPARITY_ENUM(field, type, values, ...) \
+  if (read.ok() && j.contains(#field))            \
+    read = ReadEnum(j[#field], "problem." #field, p.rank, values, &p.field);
 #include "core/problem_fields.def"
 #undef CONVPARITY_READ
   CP_RETURN_IF_ERROR(read);

@@ -11,18 +11,16 @@ namespace {
 
 using nlohmann::json;
 
-// A form field's JSON value (core/problem_fields.def): numbers and booleans as they are, names as
-// descriptors write them.
-json FormToJson(const ConvProblem&, int v) { return v; }
-json FormToJson(const ConvProblem&, bool v) { return v; }
-json FormToJson(const ConvProblem& p, DataLayout v) { return DataLayoutName(v, p.rank); }
-json FormToJson(const ConvProblem& p, WeightLayout v) { return WeightLayoutName(v, p.rank); }
-json FormToJson(const ConvProblem&, DType v) { return DTypeName(v); }
+// A form field's JSON value (core/problem_fields.def): the rank and whether it is transposed.
+json FormToJson(int v) { return v; }
+json FormToJson(bool v) { return v; }
 
 json ProblemToJson(const ConvProblem& p) {
   int r = std::max(0, std::min(p.rank, kMaxSpatialRank));
   json j = json::object();
-#define CONVPARITY_FORM(field, ...) j[#field] = FormToJson(p, p.field);
+#define CONVPARITY_FORM(field, ...) j[#field] = FormToJson(p.field);
+#define CONVPARITY_ENUM(field, type, values, ...) j[#field] = EnumName(values, p.field, p.rank);
+#define CONVPARITY_FLAG(field, ...) j[#field] = p.field;
 #include "core/problem_fields.def"
   for (const IntegerField& f : kIntegerFields)
     j[f.name] = f.count

@@ -94,6 +94,8 @@ bool ConvProblem::operator==(const ConvProblem& o) const {
 #define CONVPARITY_FORM(field, ...) &&field == o.field
 #define CONVPARITY_COUNT(field, ...) &&field == o.field
 #define CONVPARITY_SIZES(field, ...) &&same(field, o.field)
+#define CONVPARITY_ENUM(field, ...) &&field == o.field
+#define CONVPARITY_FLAG(field, ...) &&field == o.field
 #include "core/problem_fields.def"
       ;
 }
@@ -159,10 +161,11 @@ Status Validate(const ConvProblem& p) {
                              "). Calculated output size per channel: (" + Join(out, p.rank) +
                              "). Output size is too small");
   }
-  if (p.weight_layout != WeightLayout::kOI && p.weight_layout != WeightLayout::kIO &&
-      p.weight_layout != WeightLayout::kSpatialIO && p.weight_layout != WeightLayout::kOSpatialI)
-    return Status::Invalid("unknown weight layout");
-  return Status::Ok();
+  Status known = Status::Ok();  // a value cast from a bad integer is outside its table
+#define CONVPARITY_ENUM(field, type, values, default_value, meaning, ...) \
+  if (known.ok() && !EntryOf(values, p.field)) known = Status::Invalid("unknown " meaning);
+#include "core/problem_fields.def"
+  return known;
 }
 
 Status CheckLimits(const ConvProblem& p, const Limits& limits) {
@@ -246,27 +249,31 @@ const std::vector<Direction>& AllDirections() {
   return all;
 }
 
-std::string DataLayoutName(DataLayout l, int rank) {
-  std::string sp = kSpatialNames[std::clamp(rank, 0, kMaxSpatialRank)];
-  return l == DataLayout::kChannelsFirst ? "nc" + sp : "n" + sp + "c";
+ConvProblem PlainOptions(const ConvProblem& p) {
+  ConvProblem q = p;
+#define CONVPARITY_ENUM(field, type, values, default_value, ...) q.field = default_value;
+#define CONVPARITY_FLAG(field, ...) q.field = false;
+#include "core/problem_fields.def"
+  q.weight_layout = q.natural_weight_layout();
+  return q;
 }
 
-std::string WeightLayoutName(WeightLayout l, int rank) {
-  std::string sp = kSpatialNames[std::clamp(rank, 0, kMaxSpatialRank)];
-  switch (l) {
-    case WeightLayout::kOI:
-      return "oi" + sp;
-    case WeightLayout::kIO:
-      return "io" + sp;
-    case WeightLayout::kSpatialIO:
-      return sp + "io";
-    case WeightLayout::kOSpatialI:
-      return "o" + sp + "i";
-  }
-  return "?";
+std::string NameAtRank(const char* name, int rank) {
+  if (!name) return "?";
+  std::string s = name;
+  const size_t star = s.find('*');
+  if (star != std::string::npos)
+    s.replace(star, 1, kSpatialNames[std::clamp(rank, 0, kMaxSpatialRank)]);
+  return s;
 }
 
-const char* DTypeName(DType) { return "f32"; }
+std::string Choices(const std::vector<std::string>& names) {
+  if (names.size() == 1) return names[0];
+  if (names.size() == 2) return names[0] + " or " + names[1];
+  std::string s = "one of ";
+  for (size_t i = 0; i < names.size(); ++i) s += (i ? ", " : "") + names[i];
+  return s;
+}
 
 std::vector<int> DataMemoryOrder(const ConvProblem& p) {
   std::vector<int> order{0};

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -25,6 +26,48 @@ enum class DataLayout { kChannelsFirst, kChannelsLast };  // NC… / N…C
 enum class WeightLayout { kOI, kIO, kSpatialIO, kOSpatialI };  // OI…, IO…, …IO (HWIO), O…I (OHWI)
 enum class DType { kFloat32 };
 
+// One value of an enum field (problem_fields.def) as every format spells it: `name` in descriptors
+// and case files, where a '*' stands for the spatial axes' letters (w, hw, dhw: a layout's name
+// depends on the rank); `protocol` in the process protocol; `abi` in the plugin ABI (its
+// CONVPARITY_* constant's value) and `abi_meaning` in the ABI's messages.
+template <typename E>
+struct EnumValue {
+  E value;
+  const char* name;
+  const char* protocol;
+  int abi;
+  const char* abi_meaning;
+};
+
+inline constexpr EnumValue<DataLayout> kDataLayouts[] = {
+    {DataLayout::kChannelsFirst, "nc*", "channels_first", 0, "channels-first"},
+    {DataLayout::kChannelsLast, "n*c", "channels_last", 1, "channels-last"},
+};
+inline constexpr EnumValue<WeightLayout> kWeightLayouts[] = {
+    {WeightLayout::kOI, "oi*", "oi", 0, "OI"},
+    {WeightLayout::kIO, "io*", "io", 1, "IO"},
+    {WeightLayout::kSpatialIO, "*io", "spatial_io", 2, "spatial IO"},
+    {WeightLayout::kOSpatialI, "o*i", "o_spatial_i", 3, "O spatial I"},
+};
+// Not given to SUTs (problem_fields.def), so no protocol name or ABI code.
+inline constexpr EnumValue<DType> kDTypes[] = {{DType::kFloat32, "f32", nullptr, -1, nullptr}};
+
+// `value`'s entry in its table, or null for a value outside it (a cast from a bad integer).
+template <typename E, size_t N>
+constexpr const EnumValue<E>* EntryOf(const EnumValue<E> (&values)[N], E value) {
+  for (const EnumValue<E>& e : values)
+    if (e.value == value) return &e;
+  return nullptr;
+}
+// A name at a rank: its '*' replaced by the spatial axes' letters; "?" for no name.
+std::string NameAtRank(const char* name, int rank);
+// `value`'s name in descriptors and case files at `rank`: nchw, hwio, f32 …
+template <typename E, size_t N>
+std::string EnumName(const EnumValue<E> (&values)[N], E value, int rank) {
+  const EnumValue<E>* e = EntryOf(values, value);
+  return NameAtRank(e ? e->name : nullptr, rank);
+}
+
 // Expands to its arguments when a field's part (problem_fields.def) is the one wanted: a member of
 // ConvParams when the part is `attr`, of ConvProblem's own when it is `problem`.
 #define CONVPARITY_IF_attr_attr(...) __VA_ARGS__
@@ -39,6 +82,9 @@ enum class DType { kFloat32 };
 struct ConvParams {
 #define CONVPARITY_FORM(field, type, default_value, part) \
   CONVPARITY_IF_attr_##part(type field = default_value;)
+#define CONVPARITY_FLAG(field, key, part) CONVPARITY_IF_attr_##part(bool field = false;)
+#define CONVPARITY_ENUM(field, type, values, default_value, meaning, suts, part) \
+  CONVPARITY_IF_attr_##part(type field = default_value;)
 #define CONVPARITY_COUNT(field, key, meaning, plain, required, part) \
   CONVPARITY_IF_attr_##part(int64_t field = plain;)
 #define CONVPARITY_SIZES(field, key, meaning, plain, required, transposed_only, rule, part) \
@@ -51,6 +97,9 @@ struct ConvParams {
 // defaults, bounds and names: core/problem_fields.def.
 struct ConvProblem : ConvParams {
 #define CONVPARITY_FORM(field, type, default_value, part) \
+  CONVPARITY_IF_problem_##part(type field = default_value;)
+#define CONVPARITY_FLAG(field, key, part) CONVPARITY_IF_problem_##part(bool field = false;)
+#define CONVPARITY_ENUM(field, type, values, default_value, meaning, suts, part) \
   CONVPARITY_IF_problem_##part(type field = default_value;)
 #define CONVPARITY_COUNT(field, key, meaning, plain, required, part) \
   CONVPARITY_IF_problem_##part(int64_t field = plain;)
@@ -75,6 +124,10 @@ struct ConvProblem : ConvParams {
   bool operator==(const ConvProblem& o) const;
   bool operator!=(const ConvProblem& o) const { return !(*this == o); }
 };
+
+// `p` with every enum field and flag (problem_fields.def) as a descriptor or case file that leaves
+// it out means: at its default, the weight layout the natural one of p's kind.
+ConvProblem PlainOptions(const ConvProblem& p);
 
 // Shape functions, written once. NOTE: they are not bijections: several transposed output sizes map
 // back to the same ordinary output size, which is why transposed convolution has output_padding.
@@ -109,9 +162,13 @@ int64_t ReductionLength(const ConvProblem& p, Direction direction);
 // Names used in descriptors, case files and the CLI.
 const char* DirectionName(Direction d);  // fwd, bwd_data, bwd_weight
 Result<Direction> ParseDirection(const std::string& s);
-std::string DataLayoutName(DataLayout l, int rank);      // nchw, nhwc, ncw, ndhwc …
-std::string WeightLayoutName(WeightLayout l, int rank);  // oihw, iohw, hwio, ohwi, oiw …
-const char* DTypeName(DType t);                          // f32
+inline std::string DataLayoutName(DataLayout l, int rank) {  // nchw, nhwc, ncw, ndhwc …
+  return EnumName(kDataLayouts, l, rank);
+}
+inline std::string WeightLayoutName(WeightLayout l, int rank) {  // oihw, iohw, hwio, ohwi, oiw …
+  return EnumName(kWeightLayouts, l, rank);
+}
+inline std::string DTypeName(DType t) { return EnumName(kDTypes, t, 0); }  // f32
 const std::vector<Direction>& AllDirections();
 
 // Memory order of a tensor's logical axes, outermost first, for the problem's layouts.

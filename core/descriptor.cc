@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <exception>
 #include <iterator>
+#include <map>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -166,52 +168,59 @@ class DescriptorParser {
     return Status::Ok();
   }
 
+  // A flag's key, an enum field's value name or `<key><value>`.
   Status ParseToken(std::string_view token) {
     ConvProblem& p = result_.problem;
-    if (token == "b") {
-      if (seen_bias_) return Error("duplicate token \"b\" (bias)");
-      seen_bias_ = true;
-      p.bias = true;
-      return Status::Ok();
-    }
-    if (token == DTypeName(DType::kFloat32)) {
-      if (seen_dtype_) return Error("duplicate data type " + Quote(token));
-      seen_dtype_ = true;
-      p.dtype = DType::kFloat32;
-      return Status::Ok();
-    }
-    for (int r = 1; r <= kMaxSpatialRank; ++r) {
-      for (DataLayout l : {DataLayout::kChannelsFirst, DataLayout::kChannelsLast}) {
-        if (token == DataLayoutName(l, r)) {
-          CP_RETURN_IF_ERROR(CheckLayoutRank(token, r));
-          if (!data_layout_token_.empty())
-            return Error("two data layouts, " + Quote(data_layout_token_) + " and " + Quote(token));
-          data_layout_token_ = token;
-          p.data_layout = l;
-          return Status::Ok();
-        }
-      }
-      for (WeightLayout l : {WeightLayout::kOI, WeightLayout::kIO, WeightLayout::kSpatialIO,
-                             WeightLayout::kOSpatialI}) {
-        if (token == WeightLayoutName(l, r)) {
-          CP_RETURN_IF_ERROR(CheckLayoutRank(token, r));
-          if (!weight_layout_token_.empty())
-            return Error("two weight layouts, " + Quote(weight_layout_token_) + " and " +
-                         Quote(token));
-          weight_layout_token_ = token;
-          p.weight_layout = l;
-          return Status::Ok();
-        }
-      }
-    }
-    return ParseKeyToken(token);
+    std::optional<Status> matched;
+#define CONVPARITY_FLAG(field, key, part) \
+  if (!matched && token == key) matched = SetFlag(token, #field, &p.field);
+#define CONVPARITY_ENUM(field, type, values, default_value, meaning, ...) \
+  if (!matched) matched = MatchEnum(token, #field, meaning, values, &p.field);
+#include "core/problem_fields.def"
+    return matched ? *matched : ParseKeyToken(token);
   }
 
-  Status CheckLayoutRank(std::string_view token, int layout_rank) const {
-    if (layout_rank == result_.problem.rank) return Status::Ok();
-    return Error("layout " + Quote(token) + " is for " + std::to_string(layout_rank) +
-                 "-D problems, but this is a " + std::to_string(result_.problem.rank) +
-                 "-D problem");
+  Status SetFlag(std::string_view token, const char* field, bool* out) {
+    if (!field_tokens_.emplace(field, token).second)
+      return Error("duplicate token " + Quote(token) + " (" + field + ")");
+    *out = true;
+    return Status::Ok();
+  }
+
+  // Sets an enum field when `token` names one of its values at the problem's rank; an error when it
+  // names one at another rank or the field is set already; nothing when it names none.
+  template <typename E, size_t N>
+  std::optional<Status> MatchEnum(std::string_view token, const char* field, const char* meaning,
+                                  const EnumValue<E> (&values)[N], E* out) {
+    const int rank = result_.problem.rank;
+    for (const EnumValue<E>& e : values) {
+      for (int r = 1; r <= kMaxSpatialRank; ++r) {
+        if (token != NameAtRank(e.name, r)) continue;
+        if (token != NameAtRank(e.name, rank))
+          return Error(std::string(meaning) + " " + Quote(token) + " is for " + std::to_string(r) +
+                       "-D problems, but this is a " + std::to_string(rank) + "-D problem");
+        auto [set, first] = field_tokens_.emplace(field, token);
+        if (!first && set->second == token)
+          return Error(std::string("duplicate ") + meaning + " " + Quote(token));
+        if (!first)
+          return Error(std::string("two ") + meaning + "s, " + Quote(set->second) + " and " +
+                       Quote(token));
+        *out = e.value;
+        return Status::Ok();
+      }
+    }
+    return std::nullopt;
+  }
+
+  // What a token may be, for the message about one that is none of them.
+  std::string TokenKinds() const {
+    const int rank = result_.problem.rank;
+    std::string kinds = KeyList() + "<value>";
+#define CONVPARITY_ENUM(field, type, values, default_value, meaning, ...) \
+  kinds += std::string(", a ") + meaning + " (" + Choices(NamesAtRank(values, rank)) + ")";
+#define CONVPARITY_FLAG(field, key, part) kinds += std::string(", ") + key + " (" #field ")";
+#include "core/problem_fields.def"
+    return kinds;
   }
 
   // `<key><value>`: the key is the leading lowercase letters. No key holds an 'x', so `kx3` reads
@@ -223,10 +232,7 @@ class DescriptorParser {
     int found = -1;
     for (size_t k = 0; k < kKeys.size(); ++k)
       if (name == kKeys[k].name) found = static_cast<int>(k);
-    if (found < 0)
-      return Error("unknown token " + Quote(token) + "; expected " + KeyList() +
-                   "<value>, a data layout (e.g. nchw, nhwc), a weight layout (e.g. oihw, hwio), b "
-                   "or f32");
+    if (found < 0) return Error("unknown token " + Quote(token) + "; expected " + TokenKinds());
     const KeySpec& spec = kKeys[found];
     if (!key_tokens_[found].empty())
       return Error("duplicate key " + std::string(spec.name) + " (" + Quote(key_tokens_[found]) +
@@ -303,16 +309,15 @@ class DescriptorParser {
     for (const IntegerField& f : kIntegerFields)
       for (int i = problem.rank; f.sizes && i < kMaxSpatialRank; ++i)
         (problem.*f.sizes)[i] = f.plain;
-    if (weight_layout_token_.empty()) problem.weight_layout = problem.natural_weight_layout();
+    if (!field_tokens_.count("weight_layout"))
+      problem.weight_layout = problem.natural_weight_layout();
     return result_;
   }
 
   std::string_view text_;
   ParsedDescriptor result_;
-  std::array<std::string_view, kKeys.size()> key_tokens_{};  // the token that set each key
-  std::string_view data_layout_token_, weight_layout_token_;
-  bool seen_bias_ = false;
-  bool seen_dtype_ = false;
+  std::array<std::string_view, kKeys.size()> key_tokens_{};    // the token that set each key
+  std::map<std::string_view, std::string_view> field_tokens_;  // each flag's and enum's, by name
 };
 
 }  // namespace
@@ -343,12 +348,13 @@ std::string ProblemDescriptor(const ConvProblem& p, bool long_form) {
                p.*f.sizes);
     }
   }
-  if (long_form || p.data_layout != DataLayout::kChannelsFirst)
-    add(DataLayoutName(p.data_layout, p.rank));
-  if (long_form || p.weight_layout != p.natural_weight_layout())
-    add(WeightLayoutName(p.weight_layout, p.rank));
-  if (p.bias) add("b");
-  if (long_form) add(DTypeName(p.dtype));
+  // An enum field is written when it is not what a descriptor without it means.
+  const ConvProblem plain = PlainOptions(p);
+#define CONVPARITY_ENUM(field, type, values, ...) \
+  if (long_form || p.field != plain.field) add(EnumName(values, p.field, p.rank));
+#define CONVPARITY_FLAG(field, key, part) \
+  if (p.field) add(key);
+#include "core/problem_fields.def"
   return s;
 }
 

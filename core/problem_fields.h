@@ -4,6 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
 
 #include "core/conv_problem.h"
 
@@ -36,7 +39,33 @@ inline constexpr const char* kProblemFieldNames[] = {
 #define CONVPARITY_FORM(field, ...) #field,
 #define CONVPARITY_COUNT(field, ...) #field,
 #define CONVPARITY_SIZES(field, ...) #field,
+#define CONVPARITY_ENUM(field, ...) #field,
+#define CONVPARITY_FLAG(field, ...) #field,
 #include "core/problem_fields.def"
 };
+
+// Expands to its arguments for an enum field that SUTs are given (`suts` in problem_fields.def):
+// CONVPARITY_IF_given_##suts(...).
+#define CONVPARITY_IF_given_given(...) __VA_ARGS__
+#define CONVPARITY_IF_given_not_given(...)
+
+// An enum field's names at `rank`, in its table's order.
+template <typename E, size_t N>
+std::vector<std::string> NamesAtRank(const EnumValue<E> (&values)[N], int rank) {
+  std::vector<std::string> names;
+  for (const EnumValue<E>& e : values) names.push_back(NameAtRank(e.name, rank));
+  return names;
+}
+
+// Whether an enum field's names depend on the rank (a layout's, with a '*').
+template <typename E, size_t N>
+bool NamedByRank(const EnumValue<E> (&values)[N]) {
+  for (const EnumValue<E>& e : values)
+    if (std::strchr(e.name, '*')) return true;
+  return false;
+}
+
+// "A", "A or B", "one of A, B, C": the values a field may take, in messages.
+std::string Choices(const std::vector<std::string>& names);
 
 }  // namespace convparity

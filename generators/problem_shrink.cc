@@ -80,18 +80,16 @@ std::vector<ConvProblem> ReductionsOf(const ConvProblem& p, Reduction kind) {
         }
       }
       break;
-    case Reduction::kDataLayout:
-      q.data_layout = DataLayout::kChannelsFirst;
-      out.push_back(q);
+    case Reduction::kOptions: {
+      const ConvProblem plain = PlainOptions(p);
+#define CONVPARITY_ENUM(field, ...) \
+  q = p;                            \
+  q.field = plain.field;            \
+  out.push_back(q);
+#define CONVPARITY_FLAG(field, ...) CONVPARITY_ENUM(field)
+#include "core/problem_fields.def"
       break;
-    case Reduction::kWeightLayout:
-      q.weight_layout = p.natural_weight_layout();
-      out.push_back(q);
-      break;
-    case Reduction::kBias:
-      q.bias = false;
-      out.push_back(q);
-      break;
+    }
     case Reduction::kTransposed:
       if (p.transposed) {  // ordinary is the plainer kind
         q.transposed = false;
@@ -112,8 +110,7 @@ std::vector<ConvProblem> SimplerProblems(const ConvProblem& p) {
   for (Reduction kind :
        {Reduction::kDropDimension, Reduction::kGroups, Reduction::kInChannelsPerGroup,
         Reduction::kOutChannelsPerGroup, Reduction::kBatch, Reduction::kSpatial,
-        Reduction::kDataLayout, Reduction::kWeightLayout, Reduction::kBias, Reduction::kTransposed,
-        Reduction::kGroupsKeepingChannels})
+        Reduction::kOptions, Reduction::kTransposed, Reduction::kGroupsKeepingChannels})
     for (const ConvProblem& q : ReductionsOf(p, kind))
       if (q != p && Validate(q).ok() && std::find(out.begin(), out.end(), q) == out.end())
         out.push_back(q);

@@ -20,12 +20,11 @@ enum class Reduction {
   kGroups,               // fewer groups, keeping the channels per group
   kInChannelsPerGroup,   // fewer input channels per group
   kOutChannelsPerGroup,  // fewer output channels per group
-  kSpatial,       // per spatial dimension: input, kernel, stride, dilation, each padding side and
-                  // output_padding, each smaller
-  kDataLayout,    // channels-first data
-  kWeightLayout,  // the natural weight layout
-  kBias,          // no bias
-  kTransposed,    // ordinary in place of transposed (output_padding dropped with it)
+  kSpatial,     // per spatial dimension: input, kernel, stride, dilation, each padding side and
+                // output_padding, each smaller
+  kOptions,     // each enum field and flag (core/problem_fields.def) plain: channels-first
+                // data, the natural weight layout, no bias …
+  kTransposed,  // ordinary in place of transposed (output_padding dropped with it)
   kGroupsKeepingChannels,  // fewer groups, keeping the channel counts: wider groups, plainer
                            // though they add multiply-adds (a depthwise problem made dense)
 };

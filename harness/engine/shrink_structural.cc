@@ -121,8 +121,7 @@ std::vector<ConvCase> CaseReductions(const ConvCase& c) {
   for (Reduction kind :
        {Reduction::kDropDimension, Reduction::kBatch, Reduction::kGroups,
         Reduction::kInChannelsPerGroup, Reduction::kOutChannelsPerGroup, Reduction::kSpatial,
-        Reduction::kDataLayout, Reduction::kWeightLayout, Reduction::kBias, Reduction::kTransposed,
-        Reduction::kGroupsKeepingChannels})
+        Reduction::kOptions, Reduction::kTransposed, Reduction::kGroupsKeepingChannels})
     for (const ConvProblem& q : ReductionsOf(p, kind)) offer(q);
   // The case's own options, each to its plainest: the convolution alone, the direct algorithm, the
   // exact fill.

@@ -14,18 +14,11 @@ json SpatialJson(const Dims& v, int rank) {
   return json(std::vector<int64_t>(v.begin(), v.begin() + rank));
 }
 
-const char* WeightLayoutProtocolName(WeightLayout l) {
-  switch (l) {
-    case WeightLayout::kOI:
-      return "oi";
-    case WeightLayout::kIO:
-      return "io";
-    case WeightLayout::kSpatialIO:
-      return "spatial_io";
-    case WeightLayout::kOSpatialI:
-      return "o_spatial_i";
-  }
-  return "oi";
+// An enum value's name in the protocol (core/conv_problem.h); "?" outside its table.
+template <typename E, size_t N>
+const char* ProtocolName(const EnumValue<E> (&values)[N], E value) {
+  const EnumValue<E>* e = EntryOf(values, value);
+  return e ? e->protocol : "?";
 }
 
 json BufferJson(const ProtocolBuffer& b) {
@@ -141,13 +134,13 @@ json RunRequestJson(uint64_t id, const ConvProblem& p, Direction d) {
   json problem = {{"rank", r},
                   {"transposed", p.transposed},
                   {"bias", p.bias},
-                  {"output", SpatialJson(p.output(), r)},
-                  {"data_layout",
-                   p.data_layout == DataLayout::kChannelsLast ? "channels_last" : "channels_first"},
-                  {"weight_layout", WeightLayoutProtocolName(p.weight_layout)}};
-  // The integer fields have the same names here (core/problem_fields.def).
+                  {"output", SpatialJson(p.output(), r)}};
+  // The integer and enum fields have the same names here (core/problem_fields.def).
   for (const IntegerField& f : kIntegerFields)
     problem[f.name] = f.count ? json(p.*f.count) : SpatialJson(p.*f.sizes, r);
+#define CONVPARITY_ENUM(field, type, values, default_value, meaning, suts, part) \
+  CONVPARITY_IF_given_##suts(problem[#field] = ProtocolName(values, p.field);)
+#include "core/problem_fields.def"
   json inputs = json::array();
   for (const ProtocolBuffer& b : RequestInputs(p, d)) inputs.push_back(BufferJson(b));
   return {{"type", "run"},

@@ -3,7 +3,9 @@
 // because the reverse is a validator of its own.
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "core/problem_fields.h"
 #include "harness/plugin/plugin_sut.h"
 
 namespace convparity {
@@ -15,6 +17,28 @@ std::string Join(const int64_t* v, int n) {
   return s;
 }
 
+// An enum value's ABI code (core/conv_problem.h); -1, which no plugin accepts, outside its table.
+template <typename E, size_t N>
+int32_t Code(const EnumValue<E> (&values)[N], E value) {
+  const EnumValue<E>* e = EntryOf(values, value);
+  return e ? e->abi : -1;
+}
+
+// An enum field's value from its ABI code.
+template <typename E, size_t N>
+Status FromCode(const char* field, int32_t code, const EnumValue<E> (&values)[N], E* out) {
+  std::vector<std::string> codes;
+  for (const EnumValue<E>& e : values) {
+    codes.push_back(std::to_string(e.abi) + " (" + e.abi_meaning + ")");
+    if (e.abi == code) {
+      *out = e.value;
+      return Status::Ok();
+    }
+  }
+  return Status::Invalid(std::string(field) + " must be " + Choices(codes) + ", but got " +
+                         std::to_string(code));
+}
+
 }  // namespace
 
 convparity_problem PluginStructFromProblem(const ConvProblem& p) {
@@ -23,27 +47,13 @@ convparity_problem PluginStructFromProblem(const ConvProblem& p) {
   s.rank = p.rank;
   s.transposed = p.transposed ? 1 : 0;
   s.has_bias = p.bias ? 1 : 0;
-  s.data_layout = p.data_layout == DataLayout::kChannelsLast ? CONVPARITY_DATA_CHANNELS_LAST
-                                                             : CONVPARITY_DATA_CHANNELS_FIRST;
-  switch (p.weight_layout) {
-    case WeightLayout::kOI:
-      s.weight_layout = CONVPARITY_WEIGHT_OI;
-      break;
-    case WeightLayout::kIO:
-      s.weight_layout = CONVPARITY_WEIGHT_IO;
-      break;
-    case WeightLayout::kSpatialIO:
-      s.weight_layout = CONVPARITY_WEIGHT_SPATIAL_IO;
-      break;
-    case WeightLayout::kOSpatialI:
-      s.weight_layout = CONVPARITY_WEIGHT_O_SPATIAL_I;
-      break;
-  }
-    // The integer fields have the same names here (core/problem_fields.def); unused dimensions
-    // plain.
+  // The integer and enum fields have the same names here (core/problem_fields.def); unused
+  // dimensions plain, an enum value as its code.
 #define CONVPARITY_COUNT(field, ...) s.field = p.field;
 #define CONVPARITY_SIZES(field, key, meaning, plain, ...) \
   for (int i = 0; i < CONVPARITY_MAX_RANK; ++i) s.field[i] = i < p.rank ? p.field[i] : plain;
+#define CONVPARITY_ENUM(field, type, values, default_value, meaning, suts, part) \
+  CONVPARITY_IF_given_##suts(s.field = Code(values, p.field);)
 #include "core/problem_fields.def"
   const Dims out = p.output();
   for (int i = 0; i < CONVPARITY_MAX_RANK; ++i) s.output[i] = i < p.rank ? out[i] : 1;
@@ -62,35 +72,15 @@ Result<ConvProblem> ProblemFromPluginStruct(const convparity_problem& s) {
   for (auto [what, v] : {std::pair{"transposed", s.transposed}, {"has_bias", s.has_bias}})
     if (v != 0 && v != 1)
       return Status::Invalid(std::string(what) + " must be 0 or 1, but got " + std::to_string(v));
-  if (s.data_layout != CONVPARITY_DATA_CHANNELS_FIRST &&
-      s.data_layout != CONVPARITY_DATA_CHANNELS_LAST)
-    return Status::Invalid("data_layout must be 0 (channels-first) or 1 (channels-last), but got " +
-                           std::to_string(s.data_layout));
   ConvProblem p;
-  switch (s.weight_layout) {
-    case CONVPARITY_WEIGHT_OI:
-      p.weight_layout = WeightLayout::kOI;
-      break;
-    case CONVPARITY_WEIGHT_IO:
-      p.weight_layout = WeightLayout::kIO;
-      break;
-    case CONVPARITY_WEIGHT_SPATIAL_IO:
-      p.weight_layout = WeightLayout::kSpatialIO;
-      break;
-    case CONVPARITY_WEIGHT_O_SPATIAL_I:
-      p.weight_layout = WeightLayout::kOSpatialI;
-      break;
-    default:
-      return Status::Invalid(
-          "weight_layout must be 0 (OI), 1 (IO), 2 (spatial IO) or 3 "
-          "(O spatial I), but got " +
-          std::to_string(s.weight_layout));
-  }
+  Status codes = Status::Ok();
+#define CONVPARITY_ENUM(field, type, values, default_value, meaning, suts, part) \
+  CONVPARITY_IF_given_##suts(if (codes.ok()) codes = FromCode(#field, s.field, values, &p.field);)
+#include "core/problem_fields.def"
+  CP_RETURN_IF_ERROR(codes);
   p.rank = s.rank;
   p.transposed = s.transposed == 1;
   p.bias = s.has_bias == 1;
-  p.data_layout = s.data_layout == CONVPARITY_DATA_CHANNELS_LAST ? DataLayout::kChannelsLast
-                                                                 : DataLayout::kChannelsFirst;
 #define CONVPARITY_COUNT(field, ...) p.field = s.field;
 #define CONVPARITY_SIZES(field, ...) \
   for (int i = 0; i < s.rank; ++i) p.field[i] = s.field[i];

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
@@ -49,6 +51,36 @@ Names Plus(Names names, std::initializer_list<const char*> more) {
   return names;
 }
 
+// An enum field (core/problem_fields.def) as its table spells it.
+struct EnumField {
+  std::string name;
+  bool given;                                    // to SUTs, by the ABI and the protocol
+  std::vector<std::vector<std::string>> names;   // at rank 1, 2, 3
+  std::vector<std::pair<std::string, int>> abi;  // protocol name and ABI code, when given
+};
+
+template <typename E, size_t N>
+EnumField Describe(const char* name, bool given, const EnumValue<E> (&values)[N]) {
+  EnumField f{name, given, {}, {}};
+  for (int r = 1; r <= kMaxSpatialRank; ++r) f.names.push_back(NamesAtRank(values, r));
+  for (const EnumValue<E>& e : values)
+    if (given) f.abi.emplace_back(e.protocol, e.abi);
+  return f;
+}
+
+std::vector<EnumField> EnumFields() {
+  std::vector<EnumField> fields;
+#define CONVPARITY_ENUM(field, type, values, default_value, meaning, suts, part) \
+  fields.push_back(Describe(#field, CONVPARITY_IF_given_##suts(true ||) false, values));
+#include "core/problem_fields.def"
+  return fields;
+}
+
+std::vector<std::string> Strings(const json& values) {
+  return values.is_array() ? values.get<std::vector<std::string>>()
+                           : std::vector<std::string>{values.get<std::string>()};
+}
+
 TEST(ProblemFields, TheCaseSchemaNamesEveryFieldAndRequiresTheRequiredOnes) {
   const json schema = json::parse(SourceText("reports/schema/case.schema.json"));
   const json& problem = schema["$defs"]["problem"];
@@ -60,16 +92,68 @@ TEST(ProblemFields, TheCaseSchemaNamesEveryFieldAndRequiresTheRequiredOnes) {
   EXPECT_EQ(Names(problem["required"].begin(), problem["required"].end()), required);
 }
 
-TEST(ProblemFields, TheProtocolSchemaAndItsRequestsNameEveryIntegerField) {
-  // The protocol's own spelling of the forms (no dtype: float32 is the protocol's only type), and
-  // the output size as a convenience.
-  const Names expected = Plus(IntegerFieldNames(), {"rank", "transposed", "bias", "data_layout",
-                                                    "weight_layout", "output"});
+TEST(ProblemFields, TheCaseSchemaSpellsEveryEnumValueAtEveryRank) {
+  const json schema = json::parse(SourceText("reports/schema/case.schema.json"));
+  const json& problem = schema["$defs"]["problem"];
+  for (const EnumField& f : EnumFields()) {
+    SCOPED_TRACE(f.name);
+    std::vector<std::string> any_rank;
+    for (const std::vector<std::string>& names : f.names)
+      for (const std::string& n : names)
+        if (std::find(any_rank.begin(), any_rank.end(), n) == any_rank.end()) any_rank.push_back(n);
+    const json& property = problem["properties"][f.name];
+    EXPECT_EQ(Strings(property.contains("enum") ? property["enum"] : property["const"]), any_rank);
+    if (f.names[0] == f.names[1]) continue;  // one spelling at every rank
+    ASSERT_EQ(problem["allOf"].size(), size_t{kMaxSpatialRank});
+    for (const json& at_rank : problem["allOf"]) {
+      const int rank = at_rank["if"]["properties"]["rank"]["const"];
+      EXPECT_EQ(Strings(at_rank["then"]["properties"][f.name]["enum"]), f.names[rank - 1]);
+    }
+  }
+}
+
+TEST(ProblemFields, TheProtocolSchemaAndItsRequestsNameEveryGivenField) {
+  // The protocol's own spelling of the forms, and the output size as a convenience.
+  Names expected = Plus(IntegerFieldNames(), {"rank", "transposed", "bias", "output"});
+  for (const EnumField& f : EnumFields())
+    if (f.given) expected.insert(f.name);
   const json schema = json::parse(SourceText("harness/exec/protocol.schema.json"));
   const json& problem = schema["$defs"]["run"]["properties"]["problem"];
   EXPECT_EQ(KeysOf(problem["properties"]), expected);
   EXPECT_EQ(Names(problem["required"].begin(), problem["required"].end()), expected);
   EXPECT_EQ(KeysOf(RunRequestJson(1, ConvProblem{}, Direction::kForward)["problem"]), expected);
+  for (const EnumField& f : EnumFields()) {
+    if (!f.given) continue;
+    std::vector<std::string> names;
+    for (const auto& [name, code] : f.abi) names.push_back(name);
+    EXPECT_EQ(Strings(problem["properties"][f.name]["enum"]), names) << f.name;
+  }
+}
+
+TEST(ProblemFields, ThePluginHeaderHasEveryGivenEnumFieldAndItsCodes) {
+  const std::string header = SourceText("harness/plugin/convparity_plugin.h");
+  const size_t begin = header.find("typedef struct convparity_problem {");
+  const size_t end = header.find("} convparity_problem;", begin);
+  ASSERT_NE(begin, std::string::npos);
+  ASSERT_NE(end, std::string::npos);
+  const std::string body = header.substr(begin, end - begin);
+  Names members;
+  const std::regex member(R"(\bint32_t (\w+);)");
+  for (auto m = std::sregex_iterator(body.begin(), body.end(), member); m != std::sregex_iterator();
+       ++m)
+    members.insert((*m)[1]);
+  for (const EnumField& f : EnumFields()) {
+    if (!f.given) continue;
+    EXPECT_EQ(members.count(f.name), 1u) << "no int32_t " << f.name;
+    for (const auto& [name, code] : f.abi) {
+      // The constant is named for the protocol's name: CONVPARITY_WEIGHT_SPATIAL_IO for spatial_io.
+      std::string upper = name;
+      for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      const std::regex constant("#define CONVPARITY_[A-Z]+_" + upper + " +" + std::to_string(code) +
+                                "\\b");
+      EXPECT_TRUE(std::regex_search(header, constant)) << f.name << " " << name << " = " << code;
+    }
+  }
 }
 
 TEST(ProblemFields, ThePluginHeaderHasEveryIntegerFieldWithItsShape) {
@@ -143,6 +227,76 @@ TEST(ProblemFields, EveryIntegerFieldSurvivesEveryFormatBothWays) {
     const json request = RunRequestJson(1, q, Direction::kForward)["problem"];
     EXPECT_NE(request, RunRequestJson(1, base, Direction::kForward)["problem"]) << "protocol";
   }
+}
+
+// Base() with one enum field at each of its values, or one flag flipped.
+std::vector<std::pair<std::string, ConvProblem>> EveryOption() {
+  std::vector<std::pair<std::string, ConvProblem>> out;
+  const ConvProblem base = Base();
+#define CONVPARITY_ENUM(field, type, values, ...)                 \
+  for (const EnumValue<type>& e : values) {                       \
+    ConvProblem q = base;                                         \
+    q.field = e.value;                                            \
+    out.emplace_back(#field "=" + NameAtRank(e.name, q.rank), q); \
+  }
+#define CONVPARITY_FLAG(field, ...) \
+  out.emplace_back(#field, base);   \
+  out.back().second.field = !base.field;
+#include "core/problem_fields.def"
+  return out;
+}
+
+TEST(ProblemFields, EveryEnumValueAndFlagSurvivesEveryFormatBothWays) {
+  for (const auto& [name, q] : EveryOption()) {
+    SCOPED_TRACE(name + ": " + ProblemDescriptor(q));
+    ASSERT_TRUE(Validate(q).ok()) << Validate(q).message();
+    for (bool long_form : {false, true}) {
+      Result<ParsedDescriptor> d = ParseDescriptor(ProblemDescriptor(q, long_form));
+      ASSERT_TRUE(d.ok()) << d.status().message();
+      EXPECT_EQ(d->problem, q) << "descriptor";
+    }
+    ConvCase c;
+    c.problem = q;
+    for (bool with_descriptor : {false, true}) {
+      Result<ConvCase> read = CaseFromJson(CaseToJson(c, with_descriptor));
+      ASSERT_TRUE(read.ok()) << read.status().message();
+      EXPECT_EQ(read->problem, q) << "case file";
+    }
+    Result<ConvProblem> plugin = ProblemFromPluginStruct(PluginStructFromProblem(q));
+    ASSERT_TRUE(plugin.ok()) << plugin.status().message();
+    ConvProblem given = q;  // what the ABI does not carry stays at its default
+#define CONVPARITY_ENUM(field, type, values, default_value, meaning, suts, part) \
+  given.field = default_value;                                                   \
+  CONVPARITY_IF_given_##suts(given.field = q.field;)
+#include "core/problem_fields.def"
+    EXPECT_EQ(*plugin, given) << "plugin ABI";
+  }
+}
+
+TEST(ProblemFields, AGivenEnumValueGoesByItsCodeAndProtocolName) {
+  const ConvProblem base = Base();
+#define CONVPARITY_ENUM(field, type, values, default_value, meaning, suts, part)         \
+  CONVPARITY_IF_given_##suts(for (const EnumValue<type>& e                               \
+                                  : values) {                                            \
+    ConvProblem q = base;                                                                \
+    q.field = e.value;                                                                   \
+    EXPECT_EQ(PluginStructFromProblem(q).field, e.abi) << #field;                        \
+    EXPECT_EQ(RunRequestJson(1, q, Direction::kForward)["problem"][#field], e.protocol); \
+  })
+#include "core/problem_fields.def"
+}
+
+TEST(ProblemFields, AnEnumCodeOutsideItsTableIsRefusedByName) {
+  const convparity_problem base = PluginStructFromProblem(Base());
+#define CONVPARITY_ENUM(field, type, values, default_value, meaning, suts, part)              \
+  CONVPARITY_IF_given_##suts({                                                                \
+    convparity_problem s = base;                                                              \
+    s.field = 99;                                                                             \
+    const Result<ConvProblem> p = ProblemFromPluginStruct(s);                                 \
+    ASSERT_FALSE(p.ok()) << #field;                                                           \
+    EXPECT_EQ(p.status().message().rfind(#field " must be ", 0), 0u) << p.status().message(); \
+  })
+#include "core/problem_fields.def"
 }
 
 TEST(ProblemFields, AFieldOffItsBoundsIsRefusedByName) {
