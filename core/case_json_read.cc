@@ -123,7 +123,7 @@ std::vector<std::pair<const char*, std::string>> FieldTexts(const ConvProblem& p
 #define CONVPARITY_FORM(field, ...) texts.emplace_back(#field, FormText(p.field));
 #define CONVPARITY_ENUM(field, type, values, ...) \
   texts.emplace_back(#field, EnumName(values, p.field, p.rank));
-#define CONVPARITY_FLAG(field, ...) texts.emplace_back(#field, FormText(p.field));
+#define CONVPARITY_SWITCH(field, ...) texts.emplace_back(#field, FormText(p.field));
 #define CONVPARITY_COUNT(field, ...) texts.emplace_back(#field, std::to_string(p.field));
 #define CONVPARITY_SIZES(field, ...) texts.emplace_back(#field, DimsText(p.field, r));
 #include "core/problem_fields.def"
@@ -204,14 +204,14 @@ Result<ConvProblem> ProblemFromJson(const json& j) {
 #define CONVPARITY_FORM(field, ...) CONVPARITY_READ(field)
 #define CONVPARITY_COUNT(field, ...) CONVPARITY_READ(field)
 #define CONVPARITY_SIZES(field, ...) CONVPARITY_READ(field)
-#define CONVPARITY_FLAG(field, ...) CONVPARITY_READ(field)
+#define CONVPARITY_SWITCH(field, ...) CONVPARITY_READ(field)
 #define CONVPARITY_ENUM(field, type, values, ...) \
   if (read.ok() && j.contains(#field))            \
     read = ReadEnum(j[#field], "problem." #field, p.rank, values, &p.field);
 #include "core/problem_fields.def"
 #undef CONVPARITY_READ
   CP_RETURN_IF_ERROR(read);
-  if (!j.contains("weight_layout")) p.weight_layout = p.natural_weight_layout();
+  if (!j.contains("weight_layout")) p.weight_layout = PlainOptions(p).weight_layout;
   return p;
 }
 

@@ -20,7 +20,7 @@ json ProblemToJson(const ConvProblem& p) {
   json j = json::object();
 #define CONVPARITY_FORM(field, ...) j[#field] = FormToJson(p.field);
 #define CONVPARITY_ENUM(field, type, values, ...) j[#field] = EnumName(values, p.field, p.rank);
-#define CONVPARITY_FLAG(field, ...) j[#field] = p.field;
+#define CONVPARITY_SWITCH(field, ...) j[#field] = p.field;
 #include "core/problem_fields.def"
   for (const IntegerField& f : kIntegerFields)
     j[f.name] = f.count

@@ -95,7 +95,7 @@ bool ConvProblem::operator==(const ConvProblem& o) const {
 #define CONVPARITY_COUNT(field, ...) &&field == o.field
 #define CONVPARITY_SIZES(field, ...) &&same(field, o.field)
 #define CONVPARITY_ENUM(field, ...) &&field == o.field
-#define CONVPARITY_FLAG(field, ...) &&field == o.field
+#define CONVPARITY_SWITCH(field, ...) &&field == o.field
 #include "core/problem_fields.def"
       ;
 }
@@ -252,7 +252,7 @@ const std::vector<Direction>& AllDirections() {
 ConvProblem PlainOptions(const ConvProblem& p) {
   ConvProblem q = p;
 #define CONVPARITY_ENUM(field, type, values, default_value, ...) q.field = default_value;
-#define CONVPARITY_FLAG(field, ...) q.field = false;
+#define CONVPARITY_SWITCH(field, ...) q.field = false;
 #include "core/problem_fields.def"
   q.weight_layout = q.natural_weight_layout();
   return q;

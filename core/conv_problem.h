@@ -82,7 +82,7 @@ std::string EnumName(const EnumValue<E> (&values)[N], E value, int rank) {
 struct ConvParams {
 #define CONVPARITY_FORM(field, type, default_value, part) \
   CONVPARITY_IF_attr_##part(type field = default_value;)
-#define CONVPARITY_FLAG(field, key, part) CONVPARITY_IF_attr_##part(bool field = false;)
+#define CONVPARITY_SWITCH(field, key, abi_name, part) CONVPARITY_IF_attr_##part(bool field = false;)
 #define CONVPARITY_ENUM(field, type, values, default_value, meaning, suts, part) \
   CONVPARITY_IF_attr_##part(type field = default_value;)
 #define CONVPARITY_COUNT(field, key, meaning, plain, required, part) \
@@ -98,7 +98,8 @@ struct ConvParams {
 struct ConvProblem : ConvParams {
 #define CONVPARITY_FORM(field, type, default_value, part) \
   CONVPARITY_IF_problem_##part(type field = default_value;)
-#define CONVPARITY_FLAG(field, key, part) CONVPARITY_IF_problem_##part(bool field = false;)
+#define CONVPARITY_SWITCH(field, key, abi_name, part) \
+  CONVPARITY_IF_problem_##part(bool field = false;)
 #define CONVPARITY_ENUM(field, type, values, default_value, meaning, suts, part) \
   CONVPARITY_IF_problem_##part(type field = default_value;)
 #define CONVPARITY_COUNT(field, key, meaning, plain, required, part) \

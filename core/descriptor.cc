@@ -165,22 +165,24 @@ class DescriptorParser {
       return Error("first token " + Quote(token) +
                    " must be [t]<rank>d with rank 1, 2 or 3 (e.g. 2d, t3d)");
     result_.problem.rank = rest[0] - '0';
+    // Until a token says otherwise: the weight layout is the natural one of the problem's kind.
+    result_.problem = PlainOptions(result_.problem);
     return Status::Ok();
   }
 
-  // A flag's key, an enum field's value name or `<key><value>`.
+  // A switch's key, an enum field's value name or `<key><value>`.
   Status ParseToken(std::string_view token) {
     ConvProblem& p = result_.problem;
     std::optional<Status> matched;
-#define CONVPARITY_FLAG(field, key, part) \
-  if (!matched && token == key) matched = SetFlag(token, #field, &p.field);
+#define CONVPARITY_SWITCH(field, key, ...) \
+  if (!matched && token == key) matched = SetSwitch(token, #field, &p.field);
 #define CONVPARITY_ENUM(field, type, values, default_value, meaning, ...) \
   if (!matched) matched = MatchEnum(token, #field, meaning, values, &p.field);
 #include "core/problem_fields.def"
     return matched ? *matched : ParseKeyToken(token);
   }
 
-  Status SetFlag(std::string_view token, const char* field, bool* out) {
+  Status SetSwitch(std::string_view token, const char* field, bool* out) {
     if (!field_tokens_.emplace(field, token).second)
       return Error("duplicate token " + Quote(token) + " (" + field + ")");
     *out = true;
@@ -199,11 +201,11 @@ class DescriptorParser {
         if (token != NameAtRank(e.name, rank))
           return Error(std::string(meaning) + " " + Quote(token) + " is for " + std::to_string(r) +
                        "-D problems, but this is a " + std::to_string(rank) + "-D problem");
-        auto [set, first] = field_tokens_.emplace(field, token);
-        if (!first && set->second == token)
+        auto [earlier, inserted] = field_tokens_.emplace(field, token);
+        if (!inserted && earlier->second == token)
           return Error(std::string("duplicate ") + meaning + " " + Quote(token));
-        if (!first)
-          return Error(std::string("two ") + meaning + "s, " + Quote(set->second) + " and " +
+        if (!inserted)
+          return Error(std::string("two ") + meaning + "s, " + Quote(earlier->second) + " and " +
                        Quote(token));
         *out = e.value;
         return Status::Ok();
@@ -218,7 +220,7 @@ class DescriptorParser {
     std::string kinds = KeyList() + "<value>";
 #define CONVPARITY_ENUM(field, type, values, default_value, meaning, ...) \
   kinds += std::string(", a ") + meaning + " (" + Choices(NamesAtRank(values, rank)) + ")";
-#define CONVPARITY_FLAG(field, key, part) kinds += std::string(", ") + key + " (" #field ")";
+#define CONVPARITY_SWITCH(field, key, ...) kinds += std::string(", ") + key + " (" #field ")";
 #include "core/problem_fields.def"
     return kinds;
   }
@@ -309,15 +311,13 @@ class DescriptorParser {
     for (const IntegerField& f : kIntegerFields)
       for (int i = problem.rank; f.sizes && i < kMaxSpatialRank; ++i)
         (problem.*f.sizes)[i] = f.plain;
-    if (!field_tokens_.count("weight_layout"))
-      problem.weight_layout = problem.natural_weight_layout();
     return result_;
   }
 
   std::string_view text_;
   ParsedDescriptor result_;
   std::array<std::string_view, kKeys.size()> key_tokens_{};    // the token that set each key
-  std::map<std::string_view, std::string_view> field_tokens_;  // each flag's and enum's, by name
+  std::map<std::string_view, std::string_view> field_tokens_;  // each switch's and enum's, by name
 };
 
 }  // namespace
@@ -352,7 +352,7 @@ std::string ProblemDescriptor(const ConvProblem& p, bool long_form) {
   const ConvProblem plain = PlainOptions(p);
 #define CONVPARITY_ENUM(field, type, values, ...) \
   if (long_form || p.field != plain.field) add(EnumName(values, p.field, p.rank));
-#define CONVPARITY_FLAG(field, key, part) \
+#define CONVPARITY_SWITCH(field, key, ...) \
   if (p.field) add(key);
 #include "core/problem_fields.def"
   return s;

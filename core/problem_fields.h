@@ -40,7 +40,7 @@ inline constexpr const char* kProblemFieldNames[] = {
 #define CONVPARITY_COUNT(field, ...) #field,
 #define CONVPARITY_SIZES(field, ...) #field,
 #define CONVPARITY_ENUM(field, ...) #field,
-#define CONVPARITY_FLAG(field, ...) #field,
+#define CONVPARITY_SWITCH(field, ...) #field,
 #include "core/problem_fields.def"
 };
 

@@ -82,12 +82,16 @@ std::vector<ConvProblem> ReductionsOf(const ConvProblem& p, Reduction kind) {
       break;
     case Reduction::kOptions: {
       const ConvProblem plain = PlainOptions(p);
-#define CONVPARITY_ENUM(field, ...) \
-  q = p;                            \
-  q.field = plain.field;            \
-  out.push_back(q);
-#define CONVPARITY_FLAG(field, ...) CONVPARITY_ENUM(field)
+#define CONVPARITY_PLAIN(field) \
+  {                             \
+    q = p;                      \
+    q.field = plain.field;      \
+    out.push_back(q);           \
+  }
+#define CONVPARITY_ENUM(field, ...) CONVPARITY_PLAIN(field)
+#define CONVPARITY_SWITCH(field, ...) CONVPARITY_PLAIN(field)
 #include "core/problem_fields.def"
+#undef CONVPARITY_PLAIN
       break;
     }
     case Reduction::kTransposed:

@@ -60,13 +60,10 @@ std::vector<ConvCase> CoarseReductions(const ConvCase& c) {
   for (const ConvProblem& d : one_dimension) {
     for (bool keep_groups : {false, true}) {
       for (bool keep_stride : {false, true}) {
-        ConvProblem q = d;
+        ConvProblem q = PlainOptions(d);
         q.batch = 1;
         q.groups = keep_groups ? d.groups : 1;
         q.in_channels = q.out_channels = q.groups;
-        q.data_layout = DataLayout::kChannelsFirst;
-        q.bias = false;
-        q.weight_layout = q.natural_weight_layout();
         q.pad_begin.fill(0);
         q.pad_end.fill(0);
         q.output_padding.fill(0);
@@ -87,11 +84,7 @@ std::vector<ConvCase> CoarseReductions(const ConvCase& c) {
   q.batch = 1;
   q.in_channels = q.out_channels = p.groups;
   offer(q, c.fill);
-  q = p;
-  q.data_layout = DataLayout::kChannelsFirst;
-  q.weight_layout = p.natural_weight_layout();
-  q.bias = false;
-  offer(q, Fill::kExact);
+  offer(PlainOptions(p), Fill::kExact);
   q = p;
   q.pad_begin.fill(0);
   q.pad_end.fill(0);

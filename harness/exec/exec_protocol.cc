@@ -131,15 +131,14 @@ ProtocolBuffer RequestResult(const ConvProblem& p, Direction d) {
 
 json RunRequestJson(uint64_t id, const ConvProblem& p, Direction d) {
   const int r = p.rank;
-  json problem = {{"rank", r},
-                  {"transposed", p.transposed},
-                  {"bias", p.bias},
-                  {"output", SpatialJson(p.output(), r)}};
-  // The integer and enum fields have the same names here (core/problem_fields.def).
+  json problem = {
+      {"rank", r}, {"transposed", p.transposed}, {"output", SpatialJson(p.output(), r)}};
+  // The integer, enum and switch fields have the same names here (core/problem_fields.def).
   for (const IntegerField& f : kIntegerFields)
     problem[f.name] = f.count ? json(p.*f.count) : SpatialJson(p.*f.sizes, r);
 #define CONVPARITY_ENUM(field, type, values, default_value, meaning, suts, part) \
   CONVPARITY_IF_given_##suts(problem[#field] = ProtocolName(values, p.field);)
+#define CONVPARITY_SWITCH(field, ...) problem[#field] = p.field;
 #include "core/problem_fields.def"
   json inputs = json::array();
   for (const ProtocolBuffer& b : RequestInputs(p, d)) inputs.push_back(BufferJson(b));

@@ -27,14 +27,14 @@ int32_t Code(const EnumValue<E> (&values)[N], E value) {
 // An enum field's value from its ABI code.
 template <typename E, size_t N>
 Status FromCode(const char* field, int32_t code, const EnumValue<E> (&values)[N], E* out) {
-  std::vector<std::string> codes;
   for (const EnumValue<E>& e : values) {
-    codes.push_back(std::to_string(e.abi) + " (" + e.abi_meaning + ")");
-    if (e.abi == code) {
-      *out = e.value;
-      return Status::Ok();
-    }
+    if (e.abi != code) continue;
+    *out = e.value;
+    return Status::Ok();
   }
+  std::vector<std::string> codes;
+  for (const EnumValue<E>& e : values)
+    codes.push_back(std::to_string(e.abi) + " (" + e.abi_meaning + ")");
   return Status::Invalid(std::string(field) + " must be " + Choices(codes) + ", but got " +
                          std::to_string(code));
 }
@@ -46,14 +46,14 @@ convparity_problem PluginStructFromProblem(const ConvProblem& p) {
   s.struct_size = sizeof(convparity_problem);
   s.rank = p.rank;
   s.transposed = p.transposed ? 1 : 0;
-  s.has_bias = p.bias ? 1 : 0;
   // The integer and enum fields have the same names here (core/problem_fields.def); unused
-  // dimensions plain, an enum value as its code.
+  // dimensions plain, an enum value as its code, a switch as 0 or 1.
 #define CONVPARITY_COUNT(field, ...) s.field = p.field;
 #define CONVPARITY_SIZES(field, key, meaning, plain, ...) \
   for (int i = 0; i < CONVPARITY_MAX_RANK; ++i) s.field[i] = i < p.rank ? p.field[i] : plain;
 #define CONVPARITY_ENUM(field, type, values, default_value, meaning, suts, part) \
   CONVPARITY_IF_given_##suts(s.field = Code(values, p.field);)
+#define CONVPARITY_SWITCH(field, key, abi_name, part) s.abi_name = p.field ? 1 : 0;
 #include "core/problem_fields.def"
   const Dims out = p.output();
   for (int i = 0; i < CONVPARITY_MAX_RANK; ++i) s.output[i] = i < p.rank ? out[i] : 1;
@@ -69,7 +69,11 @@ Result<ConvProblem> ProblemFromPluginStruct(const convparity_problem& s) {
   if (s.rank < 1 || s.rank > CONVPARITY_MAX_RANK)
     return Status::Invalid("rank must be 1, 2 or 3 spatial dimensions, but got " +
                            std::to_string(s.rank));
-  for (auto [what, v] : {std::pair{"transposed", s.transposed}, {"has_bias", s.has_bias}})
+  for (auto [what, v] : {std::pair{"transposed", s.transposed}
+#define CONVPARITY_SWITCH(field, key, abi_name, part) \
+  , { #abi_name, s.abi_name }
+#include "core/problem_fields.def"
+       })
     if (v != 0 && v != 1)
       return Status::Invalid(std::string(what) + " must be 0 or 1, but got " + std::to_string(v));
   ConvProblem p;
@@ -80,7 +84,8 @@ Result<ConvProblem> ProblemFromPluginStruct(const convparity_problem& s) {
   CP_RETURN_IF_ERROR(codes);
   p.rank = s.rank;
   p.transposed = s.transposed == 1;
-  p.bias = s.has_bias == 1;
+#define CONVPARITY_SWITCH(field, key, abi_name, part) p.field = s.abi_name == 1;
+#include "core/problem_fields.def"
 #define CONVPARITY_COUNT(field, ...) p.field = s.field;
 #define CONVPARITY_SIZES(field, ...) \
   for (int i = 0; i < s.rank; ++i) p.field[i] = s.field[i];

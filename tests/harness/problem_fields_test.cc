@@ -63,9 +63,21 @@ template <typename E, size_t N>
 EnumField Describe(const char* name, bool given, const EnumValue<E> (&values)[N]) {
   EnumField f{name, given, {}, {}};
   for (int r = 1; r <= kMaxSpatialRank; ++r) f.names.push_back(NamesAtRank(values, r));
-  for (const EnumValue<E>& e : values)
-    if (given) f.abi.emplace_back(e.protocol, e.abi);
+  for (const EnumValue<E>& e : values) {
+    if (!given) continue;
+    // The plugin and the protocol print these.
+    EXPECT_TRUE(e.protocol && e.abi_meaning && e.abi >= 0) << name << " " << e.name;
+    if (e.protocol) f.abi.emplace_back(e.protocol, e.abi);
+  }
   return f;
+}
+
+// Every switch's name in case files and the protocol, and in the plugin ABI.
+std::vector<std::pair<std::string, std::string>> Switches() {
+  std::vector<std::pair<std::string, std::string>> switches;
+#define CONVPARITY_SWITCH(field, key, abi_name, part) switches.emplace_back(#field, #abi_name);
+#include "core/problem_fields.def"
+  return switches;
 }
 
 std::vector<EnumField> EnumFields() {
@@ -101,22 +113,29 @@ TEST(ProblemFields, TheCaseSchemaSpellsEveryEnumValueAtEveryRank) {
     for (const std::vector<std::string>& names : f.names)
       for (const std::string& n : names)
         if (std::find(any_rank.begin(), any_rank.end(), n) == any_rank.end()) any_rank.push_back(n);
-    const json& property = problem["properties"][f.name];
-    EXPECT_EQ(Strings(property.contains("enum") ? property["enum"] : property["const"]), any_rank);
+    const json& property = problem.at("properties").at(f.name);
+    EXPECT_EQ(Strings(property.contains("enum") ? property.at("enum") : property.at("const")),
+              any_rank);
     if (f.names[0] == f.names[1]) continue;  // one spelling at every rank
-    ASSERT_EQ(problem["allOf"].size(), size_t{kMaxSpatialRank});
-    for (const json& at_rank : problem["allOf"]) {
-      const int rank = at_rank["if"]["properties"]["rank"]["const"];
-      EXPECT_EQ(Strings(at_rank["then"]["properties"][f.name]["enum"]), f.names[rank - 1]);
+    std::set<int> ranks;
+    for (const json& at_rank : problem.at("allOf")) {
+      const int rank = at_rank.at("if").at("properties").at("rank").at("const");
+      ASSERT_TRUE(rank >= 1 && rank <= kMaxSpatialRank) << rank;
+      ranks.insert(rank);
+      EXPECT_EQ(Strings(at_rank.at("then").at("properties").at(f.name).at("enum")),
+                f.names[rank - 1])
+          << "rank " << rank;
     }
+    EXPECT_EQ(ranks.size(), size_t{kMaxSpatialRank}) << "a rank without its own names";
   }
 }
 
 TEST(ProblemFields, TheProtocolSchemaAndItsRequestsNameEveryGivenField) {
   // The protocol's own spelling of the forms, and the output size as a convenience.
-  Names expected = Plus(IntegerFieldNames(), {"rank", "transposed", "bias", "output"});
+  Names expected = Plus(IntegerFieldNames(), {"rank", "transposed", "output"});
   for (const EnumField& f : EnumFields())
     if (f.given) expected.insert(f.name);
+  for (const auto& [name, abi_name] : Switches()) expected.insert(name);
   const json schema = json::parse(SourceText("harness/exec/protocol.schema.json"));
   const json& problem = schema["$defs"]["run"]["properties"]["problem"];
   EXPECT_EQ(KeysOf(problem["properties"]), expected);
@@ -126,11 +145,11 @@ TEST(ProblemFields, TheProtocolSchemaAndItsRequestsNameEveryGivenField) {
     if (!f.given) continue;
     std::vector<std::string> names;
     for (const auto& [name, code] : f.abi) names.push_back(name);
-    EXPECT_EQ(Strings(problem["properties"][f.name]["enum"]), names) << f.name;
+    EXPECT_EQ(Strings(problem.at("properties").at(f.name).at("enum")), names) << f.name;
   }
 }
 
-TEST(ProblemFields, ThePluginHeaderHasEveryGivenEnumFieldAndItsCodes) {
+TEST(ProblemFields, ThePluginHeaderHasEveryGivenEnumFieldAndSwitchAndTheCodes) {
   const std::string header = SourceText("harness/plugin/convparity_plugin.h");
   const size_t begin = header.find("typedef struct convparity_problem {");
   const size_t end = header.find("} convparity_problem;", begin);
@@ -142,6 +161,8 @@ TEST(ProblemFields, ThePluginHeaderHasEveryGivenEnumFieldAndItsCodes) {
   for (auto m = std::sregex_iterator(body.begin(), body.end(), member); m != std::sregex_iterator();
        ++m)
     members.insert((*m)[1]);
+  for (const auto& [name, abi_name] : Switches())
+    EXPECT_EQ(members.count(abi_name), 1u) << "no int32_t " << abi_name;
   for (const EnumField& f : EnumFields()) {
     if (!f.given) continue;
     EXPECT_EQ(members.count(f.name), 1u) << "no int32_t " << f.name;
@@ -239,9 +260,11 @@ std::vector<std::pair<std::string, ConvProblem>> EveryOption() {
     q.field = e.value;                                            \
     out.emplace_back(#field "=" + NameAtRank(e.name, q.rank), q); \
   }
-#define CONVPARITY_FLAG(field, ...) \
-  out.emplace_back(#field, base);   \
-  out.back().second.field = !base.field;
+#define CONVPARITY_SWITCH(field, ...)      \
+  {                                        \
+    out.emplace_back(#field, base);        \
+    out.back().second.field = !base.field; \
+  }
 #include "core/problem_fields.def"
   return out;
 }
@@ -296,6 +319,26 @@ TEST(ProblemFields, AnEnumCodeOutsideItsTableIsRefusedByName) {
     ASSERT_FALSE(p.ok()) << #field;                                                           \
     EXPECT_EQ(p.status().message().rfind(#field " must be ", 0), 0u) << p.status().message(); \
   })
+#include "core/problem_fields.def"
+}
+
+// A value cast from a bad integer (memory from anywhere) is refused by name and printed without a
+// crash by every format.
+TEST(ProblemFields, AnEnumValueOutsideItsTableIsInvalidAndPrints) {
+  const ConvProblem base = Base();
+#define CONVPARITY_ENUM(field, type, ...)                                               \
+  {                                                                                     \
+    ConvProblem q = base;                                                               \
+    q.field = static_cast<type>(99);                                                    \
+    EXPECT_EQ(Validate(q).code(), StatusCode::kInvalid) << #field;                      \
+    EXPECT_EQ(Validate(q).message().rfind("unknown ", 0), 0u) << Validate(q).message(); \
+    EXPECT_NE(ProblemDescriptor(q, true).find("?"), std::string::npos) << #field;       \
+    ConvCase c;                                                                         \
+    c.problem = q;                                                                      \
+    EXPECT_FALSE(CaseToJson(c, true).contains("descriptor")) << #field;                 \
+    RunRequestJson(1, q, Direction::kForward);                                          \
+    PluginStructFromProblem(q);                                                         \
+  }
 #include "core/problem_fields.def"
 }
 
