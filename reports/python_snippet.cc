@@ -104,20 +104,16 @@ void WriteConv(std::ostream& py, const ConvProblem& p, const std::string& in, co
   }
 }
 
-// Which tensors a direction reads (the others' values do not change its result: a gradient of a
-// convolution does not depend on the tensor it is taken with respect to, nor on the bias).
-bool ReadsInput(Direction d) { return d != Direction::kBackwardData; }
-bool ReadsWeight(Direction d) { return d != Direction::kBackwardWeight; }
-
 const char* ResultName(Direction d) {
   return d == Direction::kForward ? "y" : d == Direction::kBackwardData ? "dx" : "dw";
 }
 
-// `name = <the case's values>`, or zeros where the direction does not read the tensor.
+// `name = <the case's values>`, or zeros for a var the case does not read (CaseVars: a gradient of
+// a convolution does not depend on the tensor it is taken with respect to, nor on the bias).
 void WriteTensor(std::ostream& py, const std::string& name, const Shape& shape,
-                 const HostTensor* values) {
-  if (values != nullptr && !values->values.empty()) {
-    py << name << " = " << PythonTensorCall(shape, values->values) << "\n";
+                 const HostTensor& values) {
+  if (!values.values.empty()) {
+    py << name << " = " << PythonTensorCall(shape, values.values) << "\n";
     return;
   }
   py << name << " = torch.zeros(" << Join(shape)
@@ -158,7 +154,7 @@ void WriteSutValues(std::ostream& py, const ConvCase& c, const Judgement& j) {
 // A var of the case's graph form: its values when the snippet carries them, else random.
 void WriteOwnVar(std::ostream& py, const CaseVar& var, const CaseInputs* in) {
   if (in)
-    WriteTensor(py, var.name, var.shape, &in->Get(var.name));
+    WriteTensor(py, var.name, var.shape, in->Get(var.name));
   else
     py << var.name << " = torch.randn(" << Join(var.shape) << ", dtype=torch.float64)\n";
 }
@@ -224,12 +220,11 @@ std::string PythonSnippet(const ConvCase& c, const SnippetValues* given, const J
   if (values) {
     py << "\ndef tensor(shape, values):\n"
        << "    return torch.tensor(values, dtype=torch.float64).reshape(shape)\n\n\n";
-    WriteTensor(py, "x", p.input_shape(), ReadsInput(c.direction) ? &in->Get(kInputVar) : nullptr);
+    WriteTensor(py, "x", p.input_shape(), in->Get(kInputVar));
     if (other_weight_layout)
       py << "# The SUT stores w as " << WeightLayoutName(p.weight_layout, p.rank)
          << "; these are its values in PyTorch's order.\n";
-    WriteTensor(py, "w", p.weight_shape(),
-                ReadsWeight(c.direction) ? &in->Get(kWeightVar) : nullptr);
+    WriteTensor(py, "w", p.weight_shape(), in->Get(kWeightVar));
   } else {
     WriteRandomInputs(py, c);
     if (other_weight_layout)
@@ -239,8 +234,7 @@ std::string PythonSnippet(const ConvCase& c, const SnippetValues* given, const J
   }
   if (p.bias) {
     if (values)
-      WriteTensor(py, "b", p.bias_shape(),
-                  c.direction == Direction::kForward ? &in->Get(kBiasVar) : nullptr);
+      WriteTensor(py, "b", p.bias_shape(), in->Get(kBiasVar));
     else
       py << "b = torch.randn(" << p.out_channels << ", dtype=torch.float64)\n";
   }
@@ -270,7 +264,7 @@ std::string PythonSnippet(const ConvCase& c, const SnippetValues* given, const J
   const Shape shape = ResultShape(p, c.direction);
   if (c.direction != Direction::kForward) {
     if (values)
-      WriteTensor(py, "dy", p.output_shape(), &in->Get(kGradOutputVar));
+      WriteTensor(py, "dy", p.output_shape(), in->Get(kGradOutputVar));
     else
       py << "dy = torch.randn(" << Join(p.output_shape()) << ", dtype=torch.float64)\n";
     py << "y.backward(dy)\n"
