@@ -224,33 +224,44 @@ std::vector<std::pair<std::string, ConvProblem>> OneFieldChanged() {
   return out;
 }
 
+// The descriptor (short and long), the case file (with and without its descriptor) and the plugin
+// ABI give q back; the ABI, which carries only the given enum fields, with the others' defaults.
+void ExpectEveryFormatGivesBack(const ConvProblem& q) {
+  ASSERT_TRUE(Validate(q).ok()) << Validate(q).message();
+  for (bool long_form : {false, true}) {
+    Result<ParsedDescriptor> d = ParseDescriptor(ProblemDescriptor(q, long_form));
+    ASSERT_TRUE(d.ok()) << d.status().message();
+    EXPECT_EQ(d->problem, q) << "descriptor";
+  }
+  ConvCase c;
+  c.problem = q;
+  for (bool with_descriptor : {false, true}) {
+    Result<ConvCase> read = CaseFromJson(CaseToJson(c, with_descriptor));
+    ASSERT_TRUE(read.ok()) << read.status().message();
+    EXPECT_EQ(read->problem, q) << "case file";
+  }
+  Result<ConvProblem> plugin = ProblemFromPluginStruct(PluginStructFromProblem(q));
+  ASSERT_TRUE(plugin.ok()) << plugin.status().message();
+  ConvProblem given = q;
+#define CONVPARITY_ENUM(field, type, values, default_value, meaning, suts, part) \
+  given.field = default_value;                                                   \
+  CONVPARITY_IF_given_##suts(given.field = q.field;)
+#include "core/problem_fields.def"
+  EXPECT_EQ(*plugin, given) << "plugin ABI";
+}
+
 TEST(ProblemFields, EveryIntegerFieldSurvivesEveryFormatBothWays) {
   const ConvProblem base = Base();
   for (const auto& [name, q] : OneFieldChanged()) {
     SCOPED_TRACE(name + ": " + ProblemDescriptor(q));
-    ASSERT_TRUE(Validate(q).ok()) << Validate(q).message();
     EXPECT_NE(q, base) << "operator== does not see the field";
-    for (bool long_form : {false, true}) {
-      Result<ParsedDescriptor> d = ParseDescriptor(ProblemDescriptor(q, long_form));
-      ASSERT_TRUE(d.ok()) << d.status().message();
-      EXPECT_EQ(d->problem, q) << "descriptor";
-    }
-    ConvCase c;
-    c.problem = q;
-    for (bool with_descriptor : {false, true}) {
-      Result<ConvCase> read = CaseFromJson(CaseToJson(c, with_descriptor));
-      ASSERT_TRUE(read.ok()) << read.status().message();
-      EXPECT_EQ(read->problem, q) << "case file";
-    }
-    Result<ConvProblem> plugin = ProblemFromPluginStruct(PluginStructFromProblem(q));
-    ASSERT_TRUE(plugin.ok()) << plugin.status().message();
-    EXPECT_EQ(*plugin, q) << "plugin ABI";
+    ExpectEveryFormatGivesBack(q);
     const json request = RunRequestJson(1, q, Direction::kForward)["problem"];
     EXPECT_NE(request, RunRequestJson(1, base, Direction::kForward)["problem"]) << "protocol";
   }
 }
 
-// Base() with one enum field at each of its values, or one flag flipped.
+// Base() with one enum field at each of its values, or one switch flipped.
 std::vector<std::pair<std::string, ConvProblem>> EveryOption() {
   std::vector<std::pair<std::string, ConvProblem>> out;
   const ConvProblem base = Base();
@@ -269,30 +280,10 @@ std::vector<std::pair<std::string, ConvProblem>> EveryOption() {
   return out;
 }
 
-TEST(ProblemFields, EveryEnumValueAndFlagSurvivesEveryFormatBothWays) {
+TEST(ProblemFields, EveryEnumValueAndSwitchSurvivesEveryFormatBothWays) {
   for (const auto& [name, q] : EveryOption()) {
     SCOPED_TRACE(name + ": " + ProblemDescriptor(q));
-    ASSERT_TRUE(Validate(q).ok()) << Validate(q).message();
-    for (bool long_form : {false, true}) {
-      Result<ParsedDescriptor> d = ParseDescriptor(ProblemDescriptor(q, long_form));
-      ASSERT_TRUE(d.ok()) << d.status().message();
-      EXPECT_EQ(d->problem, q) << "descriptor";
-    }
-    ConvCase c;
-    c.problem = q;
-    for (bool with_descriptor : {false, true}) {
-      Result<ConvCase> read = CaseFromJson(CaseToJson(c, with_descriptor));
-      ASSERT_TRUE(read.ok()) << read.status().message();
-      EXPECT_EQ(read->problem, q) << "case file";
-    }
-    Result<ConvProblem> plugin = ProblemFromPluginStruct(PluginStructFromProblem(q));
-    ASSERT_TRUE(plugin.ok()) << plugin.status().message();
-    ConvProblem given = q;  // what the ABI does not carry stays at its default
-#define CONVPARITY_ENUM(field, type, values, default_value, meaning, suts, part) \
-  given.field = default_value;                                                   \
-  CONVPARITY_IF_given_##suts(given.field = q.field;)
-#include "core/problem_fields.def"
-    EXPECT_EQ(*plugin, given) << "plugin ABI";
+    ExpectEveryFormatGivesBack(q);
   }
 }
 
