@@ -1,0 +1,164 @@
+// Capabilities: each predicate of a region holds for the cases it names and no others, a
+// declaration is the union of its regions, and the JSON form reads strictly and writes back.
+#include "core/capabilities.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/descriptor.h"
+
+namespace convparity {
+namespace {
+
+using nlohmann::json;
+
+ConvProblem Problem(const std::string& descriptor) {
+  Result<ParsedDescriptor> d = ParseDescriptor(descriptor);
+  EXPECT_TRUE(d.ok()) << d.status().message();
+  EXPECT_TRUE(Validate(d->problem).ok()) << descriptor << ": " << Validate(d->problem).message();
+  return d->problem;
+}
+
+CapabilityRegion Region(const json& j) {
+  Result<Capabilities> caps = CapabilitiesFromJson(json::array({j}));
+  EXPECT_TRUE(caps.ok()) << caps.status().message();
+  return caps.ok() ? caps->regions.at(0) : CapabilityRegion{};
+}
+
+// "" when the region holds the forward conv case, else why not.
+std::string Why(const json& region, const std::string& descriptor,
+                Direction d = Direction::kForward, const std::string& form = "conv") {
+  return WhyOutside(Region(region), form, d, Problem(descriptor)).value_or("");
+}
+
+TEST(Capabilities, GroupKindsPartitionTheProblems) {
+  EXPECT_EQ(GroupKindOf(Problem("2d_ic4_oc8_i5_k3")), GroupKind::kPlain);
+  EXPECT_EQ(GroupKindOf(Problem("2d_g2_ic4_oc8_i5_k3")), GroupKind::kGrouped);
+  EXPECT_EQ(GroupKindOf(Problem("2d_g4_ic4_oc4_i5_k3")), GroupKind::kDepthwise);
+  EXPECT_EQ(GroupKindOf(Problem("2d_g4_ic4_oc8_i5_k3")), GroupKind::kDepthwiseMultiplier);
+  EXPECT_EQ(GroupKindOf(Problem("2d_ic1_oc1_i5_k3")), GroupKind::kPlain);
+}
+
+TEST(Capabilities, EachSetHoldsForItsValuesOnly) {
+  EXPECT_EQ(Why({{"ranks", {1, 2}}}, "2d_ic1_oc1_i5_k3"), "");
+  EXPECT_EQ(Why({{"ranks", {1, 2}}}, "3d_ic1_oc1_i5_k3"), "rank 3 is not among 1, 2");
+  EXPECT_EQ(Why({{"directions", {"fwd"}}}, "2d_ic1_oc1_i5_k3", Direction::kBackwardData),
+            "direction bwd_data is not among fwd");
+  EXPECT_EQ(Why({{"kinds", {"ordinary"}}}, "t2d_ic1_oc1_i5_k3"),
+            "kind transposed is not among ordinary");
+  EXPECT_EQ(Why({{"groups", {"plain", "depthwise"}}}, "2d_g4_ic4_oc4_i5_k3"), "");
+  EXPECT_EQ(Why({{"groups", {"plain", "depthwise"}}}, "2d_g2_ic4_oc4_i5_k3"),
+            "group kind grouped is not among plain, depthwise");
+  EXPECT_EQ(Why({{"forms", {"conv"}}}, "2d_ic1_oc1_i5_k3", Direction::kForward, "chain"),
+            "form chain is not among conv");
+  EXPECT_EQ(Why({{"data_layouts", {"channels_first"}}}, "2d_ic1_oc1_i5_k3_nhwc"),
+            "data layout channels_last is not among channels_first");
+  EXPECT_EQ(Why({{"weight_layouts", {"oi", "io"}}}, "2d_ic1_oc1_i5_k3_hwio"),
+            "weight layout spatial_io is not among oi, io");
+}
+
+TEST(Capabilities, EachRuleHoldsForWhatItAllows) {
+  EXPECT_EQ(Why({{"dilation", false}}, "2d_ic1_oc1_i9_k3_d1x2"), "dilation (1, 2) is not none");
+  EXPECT_EQ(Why({{"stride_with_dilation", false}}, "2d_ic1_oc1_i9_k3_d2"), "");
+  EXPECT_EQ(Why({{"stride_with_dilation", false}}, "2d_ic1_oc1_i9_k3_s2x1_d1x2"),
+            "stride (2, 1) with dilation (1, 2) is both at once");
+  EXPECT_EQ(Why({{"unit_channels_per_group", true}}, "2d_g4_ic4_oc4_i5_k3"), "");
+  EXPECT_EQ(Why({{"unit_channels_per_group", true}}, "2d_g4_ic4_oc8_i5_k3"),
+            "channels per group 1 in, 2 out, are not 1");
+  EXPECT_EQ(Why({{"kernel", 3}}, "2d_ic1_oc1_i5_k3x1"), "kernel (3, 1) is not all 3");
+  EXPECT_EQ(Why({{"stride", 2}}, "2d_ic1_oc1_i5_k3_s2"), "");
+}
+
+TEST(Capabilities, OutputPaddingRulesAreThoseOfTheStacks) {
+  // op 2 with stride 1 is legal through dilation 3 (op < max(stride, dilation)).
+  const std::string op2 = "t1d_ic1_oc1_i5_k2_d3_op2";
+  const std::string op2_end2 = "t1d_ic1_oc1_i5_k2_d3_pb0_pe2_op2";
+  const std::string op2_end1 = "t1d_ic1_oc1_i5_k2_d3_pb0_pe1_op2";
+  EXPECT_EQ(Why({{"output_padding", "any"}}, op2), "");
+  EXPECT_EQ(Why({{"output_padding", "below_stride"}}, op2),
+            "output_padding 2 on axis 0 is not below_stride (stride 1, pad_end 0)");
+  EXPECT_EQ(Why({{"output_padding", "below_stride_or_end_pad"}}, op2_end2), "");
+  EXPECT_NE(Why({{"output_padding", "below_stride_or_end_pad"}}, op2_end1), "");
+  // oneDNN's: op < stride + pad_end, which stride 2 and pad_end 1 meet where XNNPACK's does not.
+  const std::string op2_s2_end1 = "t1d_ic1_oc1_i5_k2_s2_d3_pb0_pe1_op2";
+  EXPECT_EQ(Why({{"output_padding", "below_stride_plus_end_pad"}}, op2_s2_end1), "");
+  EXPECT_NE(Why({{"output_padding", "below_stride_or_end_pad"}}, op2_s2_end1), "");
+  EXPECT_NE(Why({{"output_padding", "below_stride_plus_end_pad"}}, op2_end1), "");
+  EXPECT_EQ(Why({{"output_padding", "below_stride"}}, "1d_ic1_oc1_i5_k2"), "");  // ordinary
+}
+
+TEST(Capabilities, TensorFlowPaddingIsValidOrSame) {
+  const json same = {{"padding", "tf_valid_or_same"}};
+  EXPECT_EQ(Why(same, "3d_ic1_oc1_i5_k3_s2"), "");  // VALID
+  // SAME, input 5, stride 2: output 3, needing 2·2 + 3 - 5 = 2 more, one on each side.
+  EXPECT_EQ(Why(same, "3d_ic1_oc1_i5_k3_s2_p1"), "");
+  EXPECT_EQ(Why(same, "3d_ic1_oc1_i5_k3_s2_pb0_pe2"),
+            "padding (0, 0, 0) to (2, 2, 2) is neither TensorFlow's VALID nor SAME");
+  // An odd excess puts the larger half at the end: input 6, kernel 4, stride 1 needs 3.
+  EXPECT_EQ(Why(same, "1d_ic1_oc1_i6_k4_pb1_pe2"), "");
+  EXPECT_NE(Why(same, "1d_ic1_oc1_i6_k4_pb2_pe1"), "");
+  // Transposed: the rule over its output, 7 here, which needs one on each side (over its input,
+  // 4, it would need one at the end only).
+  EXPECT_EQ(Why(same, "t1d_ic1_oc1_i4_k3_s2_p1"), "");
+  EXPECT_NE(Why(same, "t1d_ic1_oc1_i4_k3_s2_pb1_pe0"), "");
+  EXPECT_EQ(Why({{"padding", "none"}}, "2d_ic1_oc1_i5_k3_p1"),
+            "padding (1, 1) to (1, 1) is not none");
+}
+
+TEST(Capabilities, ADeclarationIsTheUnionOfItsRegions) {
+  Result<Capabilities> caps = CapabilitiesFromJson(json::parse(R"([
+      {"kinds": ["ordinary"], "groups": ["plain", "depthwise", "depthwise_multiplier"]},
+      {"kinds": ["transposed"], "groups": ["plain"], "dilation": false}])"));
+  ASSERT_TRUE(caps.ok()) << caps.status().message();
+  auto why = [&](const std::string& descriptor) {
+    return WhyOutside(*caps, "conv", Direction::kForward, Problem(descriptor)).value_or("");
+  };
+  EXPECT_EQ(why("2d_g4_ic4_oc8_i5_k3"), "");
+  EXPECT_EQ(why("t2d_ic4_oc8_i5_k3"), "");
+  EXPECT_EQ(why("t2d_g2_ic4_oc8_i5_k3"),
+            "outside its declaration: kind transposed is not among ordinary; group kind grouped "
+            "is not among plain");
+  EXPECT_EQ(WhyOutside(Capabilities{}, "chain", Direction::kBackwardWeight,
+                       Problem("t3d_g2_ic4_oc8_i5_k3")),
+            std::nullopt)
+      << "an empty declaration holds every case";
+}
+
+TEST(Capabilities, JsonReadsStrictlyAndWritesBack) {
+  const json text = json::parse(R"([
+      {"directions": ["fwd"], "ranks": [1, 2], "kinds": ["ordinary"],
+       "groups": ["plain", "depthwise", "depthwise_multiplier"], "stride_with_dilation": false},
+      {"directions": ["bwd_data", "bwd_weight"], "ranks": [3], "groups": ["plain"],
+       "dilation": false, "padding": "tf_valid_or_same"},
+      {"forms": ["conv"], "output_padding": "below_stride", "kernel": 3, "stride": 1,
+       "unit_channels_per_group": true, "data_layouts": ["channels_last"],
+       "weight_layouts": ["spatial_io"]},
+      {}])");
+  Result<Capabilities> caps = CapabilitiesFromJson(text);
+  ASSERT_TRUE(caps.ok()) << caps.status().message();
+  EXPECT_EQ(CapabilitiesToJson(*caps), text);
+  for (const auto& [bad, message] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"ranks": [4]})", "capabilities[0].ranks: 4 is not a rank (1, 2, 3)"},
+           {R"({"ranks": [0]})", "capabilities[0].ranks: 0 is not a rank (1, 2, 3)"},
+           {R"({"directions": ["forward"]})",
+            "capabilities[0].directions: \"forward\" is not a direction (fwd, bwd_data, "
+            "bwd_weight)"},
+           {R"({"groups": "plain"})", "capabilities[0].groups: expected an array"},
+           {R"({"dilation": 1})", "capabilities[0].dilation: expected true or false"},
+           {R"({"padding": "same"})",
+            "capabilities[0].padding: expected one of any, none, tf_valid_or_same"},
+           {R"({"kernel": 0})", "capabilities[0].kernel: expected an integer from 1 to 2^30"},
+           {R"({"rank": [1]})", "capabilities[0]: unknown predicate \"rank\""},
+           {R"(["fwd"])", "capabilities[0]: expected an object"},
+       }) {
+    Result<Capabilities> r = CapabilitiesFromJson(json::array({json::parse(bad)}));
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(r.status().code(), StatusCode::kInvalid);
+    EXPECT_EQ(r.status().message().rfind(message, 0), 0u) << r.status().message();
+  }
+  EXPECT_FALSE(CapabilitiesFromJson(json::object()).ok()) << "not an array";
+}
+
+}  // namespace
+}  // namespace convparity
