@@ -262,7 +262,8 @@ std::optional<std::string> WhyOutside(const CapabilityRegion& region, const std:
 
 std::optional<std::string> WhyOutside(const Capabilities& caps, const std::string& form,
                                       Direction d, const ConvProblem& p) {
-  if (caps.regions.empty()) return std::nullopt;
+  if (!caps.declared) return std::nullopt;
+  if (caps.regions.empty()) return "outside its declaration, which holds no case";
   std::string why;
   for (const CapabilityRegion& region : caps.regions) {
     std::optional<std::string> outside = WhyOutside(region, form, d, p);
@@ -272,11 +273,13 @@ std::optional<std::string> WhyOutside(const Capabilities& caps, const std::strin
   return "outside its declaration: " + why;
 }
 
-Result<Capabilities> CapabilitiesFromJson(const json& j) {
-  if (!j.is_array()) return Invalid("capabilities", "expected an array of regions");
+Result<Capabilities> CapabilitiesFromJson(const json& j, const std::string& path) {
+  if (j.is_null()) return Capabilities{};
+  if (!j.is_array()) return Invalid(path, "expected an array of regions, or null");
   Capabilities caps;
+  caps.declared = true;
   for (size_t i = 0; i < j.size(); ++i) {
-    Result<CapabilityRegion> r = RegionFromJson(j[i], "capabilities[" + std::to_string(i) + "]");
+    Result<CapabilityRegion> r = RegionFromJson(j[i], path + "[" + std::to_string(i) + "]");
     if (!r.ok()) return r.status();
     caps.regions.push_back(*r);
   }
@@ -284,6 +287,7 @@ Result<Capabilities> CapabilitiesFromJson(const json& j) {
 }
 
 json CapabilitiesToJson(const Capabilities& caps) {
+  if (!caps.declared) return nullptr;
   json regions = json::array();
   const CapabilityRegion any;
   for (const CapabilityRegion& r : caps.regions) {

@@ -65,8 +65,10 @@ struct CapabilityRegion {
   uint32_t weight_layouts = ~0u;
 };
 
-// An empty declaration holds every case: a SUT that says nothing of itself is taken to run all.
+// A SUT that declares nothing claims nothing: every case is drawn for it, and none of its declines
+// is a broken promise. A declared empty list holds no case.
 struct Capabilities {
+  bool declared = false;
   std::vector<CapabilityRegion> regions;
 };
 
@@ -74,14 +76,17 @@ struct Capabilities {
 // among 1, 2"), or nullopt when it holds it.
 std::optional<std::string> WhyOutside(const CapabilityRegion& region, const std::string& form,
                                       Direction d, const ConvProblem& p);
-// Nullopt when some region holds the case; else why not, region by region ("outside its
-// declaration: rank 3 is not among 1, 2; transposed is not among ordinary").
+// Nullopt when nothing is declared or some region holds the case; else why not, region by region
+// ("outside its declaration: rank 3 is not among 1, 2; kind transposed is not among ordinary").
 std::optional<std::string> WhyOutside(const Capabilities& caps, const std::string& form,
                                       Direction d, const ConvProblem& p);
 
-// The JSON form above, both ways. Reading is strict: an unknown key or value is kInvalid, with
-// the path of what is wrong ("capabilities[1].ranks: 4 is not a rank (1, 2 or 3)").
-Result<Capabilities> CapabilitiesFromJson(const nlohmann::json& j);
+// The JSON form above, both ways, with `null` for nothing declared. Reading is strict: an unknown
+// key or value is kInvalid, with the path of what is wrong ("capabilities[1].ranks: 4 is not a
+// rank (1, 2, 3)").
+// `path` names the declaration in messages.
+Result<Capabilities> CapabilitiesFromJson(const nlohmann::json& j,
+                                          const std::string& path = "capabilities");
 nlohmann::json CapabilitiesToJson(const Capabilities& caps);
 
 }  // namespace convparity

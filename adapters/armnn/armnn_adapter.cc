@@ -223,6 +223,14 @@ int Forward(const convparity_problem* p, const float* x, const float* w, const f
   }
 }
 
+// What WhyNot and the 2-D view leave: 1-D and 2-D; an ordinary convolution plain or depthwise (any
+// multiplier), a transposed one plain and undilated.
+const char kCapabilities[] = R"([
+  {"directions": ["fwd"], "ranks": [1, 2], "kinds": ["ordinary"],
+   "groups": ["plain", "depthwise", "depthwise_multiplier"]},
+  {"directions": ["fwd"], "ranks": [1, 2], "kinds": ["transposed"], "groups": ["plain"],
+   "dilation": false}])";
+
 const convparity_plugin kPlugin = {
     CONVPARITY_PLUGIN_ABI_VERSION,
     "Arm NN " CONVPARITY_ARMNN_VERSION ", CpuRef backend",
@@ -231,6 +239,10 @@ const convparity_plugin kPlugin = {
     nullptr,
     nullptr,
     convparity_adapter::LastMessageText,
+    0,
+    nullptr,
+    nullptr,
+    kCapabilities,
 };
 
 }  // namespace

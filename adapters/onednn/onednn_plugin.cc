@@ -3,6 +3,7 @@
 // first choice of implementation; its variants "2" … "12" run the second to twelfth implementations
 // that accept a problem, and "winograd" the Winograd algorithm where oneDNN has it. Every run names
 // the implementation used, and a Winograd result is flagged inexact. See README.md.
+#include <array>
 #include <cstdio>
 #include <oneapi/dnnl/dnnl.hpp>
 #include <string>
@@ -87,6 +88,22 @@ const char* Name() {
 }  // namespace
 }  // namespace convparity_onednn
 
+namespace convparity_onednn {
+namespace {
+
+// "null" for every variant: nothing declared.
+const char* const* NothingDeclaredOfVariants() {
+  static const std::array<const char*, kVariantCount> none = [] {
+    std::array<const char*, kVariantCount> a;
+    a.fill("null");
+    return a;
+  }();
+  return none.data();
+}
+
+}  // namespace
+}  // namespace convparity_onednn
+
 CONVPARITY_PLUGIN_EXPORT const convparity_plugin* convparity_plugin_entry(void) {
   using namespace convparity_onednn;
   static const convparity_plugin plugin = {
@@ -100,6 +117,11 @@ CONVPARITY_PLUGIN_EXPORT const convparity_plugin* convparity_plugin_entry(void) 
       kVariantCount,
       kVariantNames,
       DescribeLastRun,
+      // Every direction, but an output_padding that needs oneDNN's end padding below -(stride - 1)
+      // (onednn_mapping.cc). A variant also declines where its library has no k-th (or Winograd)
+      // implementation, which only the library can say: variants declare nothing.
+      R"([{"output_padding": "below_stride_plus_end_pad"}])",
+      NothingDeclaredOfVariants(),
   };
   return &plugin;
 }

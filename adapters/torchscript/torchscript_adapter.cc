@@ -283,6 +283,15 @@ void DescribeLastRun(convparity_run_notes* notes) {
     notes->implementation = LastImplementation().c_str();
 }
 
+// Freezing runs every forward convolution; optimize_for_inference rewrites ordinary 2-D and 3-D
+// ones to oneDNN, optimizeForMobile ordinary 1-D and 2-D ones and transposed 2-D ones to XNNPACK
+// (a variant declines what its rewrite leaves alone).
+const char* const kVariantCapabilities[] = {
+    R"([{"directions": ["fwd"], "kinds": ["ordinary"], "ranks": [2, 3]}])",
+    R"([{"directions": ["fwd"], "kinds": ["ordinary"], "ranks": [1, 2]},
+        {"directions": ["fwd"], "kinds": ["transposed"], "ranks": [2]}])",
+};
+
 const convparity_plugin kPlugin = {
     CONVPARITY_PLUGIN_ABI_VERSION,
     "LibTorch " CONVPARITY_TORCH_PACKAGE " TorchScript rewrites",
@@ -294,6 +303,8 @@ const convparity_plugin kPlugin = {
     2,
     kVariantNames,
     DescribeLastRun,
+    R"([{"directions": ["fwd"]}])",
+    kVariantCapabilities,
 };
 
 }  // namespace

@@ -254,6 +254,12 @@ int Forward(const convparity_problem* p, const float* x, const float* w, const f
   return ConvolutionNhwc(q, x, w, b, y);
 }
 
+// The NHWC operators: 1-D and 2-D, and an output_padding at or above the stride only where the
+// end padding absorbs it (DeconvolutionNhwc). The NCHW operator alone declares nothing: it takes a
+// few exact shapes, which its library decides and its versions change.
+const char kCapabilities[] = R"([
+  {"directions": ["fwd"], "ranks": [1, 2], "output_padding": "below_stride_or_end_pad"}])";
+
 const convparity_plugin kPlugin = {
     CONVPARITY_PLUGIN_ABI_VERSION,
     kNchwOnly ? "XNNPACK " CONVPARITY_XNNPACK_VERSION ", NCHW convolution operator"
@@ -263,6 +269,10 @@ const convparity_plugin kPlugin = {
     nullptr,
     nullptr,
     convparity_adapter::LastMessageText,
+    0,
+    nullptr,
+    nullptr,
+    kNchwOnly ? nullptr : kCapabilities,
 };
 
 }  // namespace

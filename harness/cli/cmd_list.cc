@@ -24,6 +24,8 @@ int RunList(const Flags& f, const SutConfig& config) {
         sut["directions"] = nlohmann::json::array();
         if (directions.ok())
           for (Direction d : *directions) sut["directions"].push_back(DirectionName(d));
+        if (Result<Capabilities> caps = AdapterCapabilities(name); caps.ok())
+          sut["capabilities"] = CapabilitiesToJson(*caps);
       }
       j["suts"].push_back(sut);
     }

@@ -41,6 +41,9 @@
  * second- and third-choice implementations of its library (variant_count, variant_names). Plugins
  * built against version 1 keep loading: their table ends after last_message.
  *
+ * Version 3 lets a plugin declare what it can run (capabilities), in the vocabulary of
+ * convparity's docs/INTERFACES.md, "Capabilities". Version-2 tables end after describe_last_run.
+ *
  * This is a C99 header, usable from C and C++.
  */
 #ifndef CONVPARITY_PLUGIN_H_
@@ -50,9 +53,9 @@
 #include <stdint.h>
 
 /* The version of this ABI. A loader refuses a plugin that reports a version it does not speak;
- * convparity speaks 1 and 2. Fields are only ever appended, to convparity_problem (see struct_size)
- * and, with a new version, to convparity_plugin. */
-#define CONVPARITY_PLUGIN_ABI_VERSION 2
+ * convparity speaks 1 to 3. Fields are only ever appended, to convparity_problem (see
+ * struct_size) and, with a new version, to convparity_plugin. */
+#define CONVPARITY_PLUGIN_ABI_VERSION 3
 
 /* The name of the one symbol a plugin exports, for loaders (dlsym). */
 #define CONVPARITY_PLUGIN_ENTRY_SYMBOL "convparity_plugin_entry"
@@ -200,6 +203,20 @@ typedef struct convparity_plugin {
   /* Optional: called after a direction function returned CONVPARITY_OK, on the same thread, to
    * describe that run (see convparity_run_notes). */
   void (*describe_last_run)(convparity_run_notes* notes);
+
+  /* ---- ABI version 3 appends the fields below; a version-2 table ends above. ---- */
+
+  /* Optional (NULL or "null": nothing declared): what the plugin can run, as convparity's
+   * capabilities JSON (docs/INTERFACES.md, "Capabilities"), at most 65536 bytes, e.g.
+   *   "[{\"directions\": [\"fwd\"], \"ranks\": [1, 2], \"output_padding\": \"below_stride\"}]"
+   * for a plugin that runs forward 1-D and 2-D convolutions with output_padding below the stride.
+   * Everything the plugin declines (CONVPARITY_UNSUPPORTED) should be outside it, and everything
+   * outside it declined. convparity reads it on load: a declaration that is not valid JSON of that
+   * vocabulary refuses the plugin. */
+  const char* capabilities;
+  /* Optional: one declaration per variant, in variant_names' order (variant_count of them). A NULL
+   * array, or a NULL entry, means the plugin's own; "null", nothing declared. */
+  const char* const* variant_capabilities;
 } convparity_plugin;
 
 /* Marks the entry point for export, with C linkage also when the plugin is written in C++, and

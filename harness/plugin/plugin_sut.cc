@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/strict_json.h"
 #include "core/tensor.h"
 
 namespace convparity {
@@ -33,7 +34,11 @@ static_assert(offsetof(convparity_plugin, variant_names) == 64,
               "convparity_plugin's layout is ABI");
 static_assert(offsetof(convparity_plugin, describe_last_run) == 72,
               "convparity_plugin's layout is ABI");
-static_assert(sizeof(convparity_plugin) == 80, "convparity_plugin's layout is ABI");
+// Version 3 appends the capabilities to the table.
+static_assert(offsetof(convparity_plugin, capabilities) == 80, "version 3 appends to version 2");
+static_assert(offsetof(convparity_plugin, variant_capabilities) == 88,
+              "convparity_plugin's layout is ABI");
+static_assert(sizeof(convparity_plugin) == 96, "convparity_plugin's layout is ABI");
 static_assert(offsetof(convparity_run_notes, inexact) == 4, "convparity_run_notes is ABI");
 static_assert(offsetof(convparity_run_notes, implementation) == 8, "convparity_run_notes is ABI");
 static_assert(sizeof(convparity_run_notes) == 16, "convparity_run_notes is ABI");
@@ -125,6 +130,30 @@ Result<std::vector<std::string>> VariantNames(const convparity_plugin* t) {
   return names;
 }
 
+constexpr size_t kMaxCapabilitiesBytes = 65536;
+
+// A declaration of a version-3 table (NULL: none); the message completes "plugin <path>: ".
+Result<Capabilities> Declaration(const char* text, const std::string& where) {
+  if (text == nullptr) return Capabilities{};
+  const size_t n = strnlen(text, kMaxCapabilitiesBytes + 1);
+  if (n > kMaxCapabilitiesBytes)
+    return Status::Invalid(where + " is longer than " + std::to_string(kMaxCapabilitiesBytes) +
+                           " bytes");
+  Result<nlohmann::json> j = ParseStrictJson(std::string(text, n), 16, where);
+  if (!j.ok()) return j.status();
+  return CapabilitiesFromJson(*j, where);
+}
+
+// The declaration of the plugin (variant_index 0) or of one of its variants.
+Result<Capabilities> DeclarationOf(const convparity_plugin* t, int32_t variant_index) {
+  if (t->abi_version < 3) return Capabilities{};
+  if (variant_index > 0 && t->variant_capabilities != nullptr &&
+      t->variant_capabilities[variant_index - 1] != nullptr)
+    return Declaration(t->variant_capabilities[variant_index - 1],
+                       "variant_capabilities[" + std::to_string(variant_index - 1) + "]");
+  return Declaration(t->capabilities, "capabilities");
+}
+
 // Checks what the entry returned; the message completes "plugin <path>: ".
 Status CheckTable(const convparity_plugin* t) {
   if (t == nullptr) return Status::Invalid("convparity_plugin_entry() returned NULL");
@@ -153,6 +182,9 @@ Status CheckTable(const convparity_plugin* t) {
                              " but its function pointer is NULL");
   // NOTE: a version-1 table may end here: nothing below reads it.
   if (t->abi_version >= 2) CP_RETURN_IF_ERROR(VariantNames(t).status());
+  // A version-2 table ends here: DeclarationOf reads no further for one.
+  for (int32_t i = 0; i <= (t->abi_version >= 2 ? t->variant_count : 0); ++i)
+    CP_RETURN_IF_ERROR(DeclarationOf(t, i).status());
   return Status::Ok();
 }
 
@@ -263,7 +295,8 @@ PluginSut::PluginSut(std::string path, void* handle, const convparity_plugin* ta
       table_(table),
       variant_(std::move(variant)),
       variant_index_(variant_index),
-      sut_name_(std::move(sut_name)) {}
+      sut_name_(std::move(sut_name)),
+      capabilities_(*DeclarationOf(table, variant_index)) {}  // CheckTable read it
 
 PluginSut::~PluginSut() { dlclose(handle_); }
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/capabilities.h"
 #include "core/conv_problem.h"
 #include "core/status.h"
 #include "core/sut.h"
@@ -42,8 +43,8 @@ class PluginSut : public ConvSut {
 
   // Loads the library at `path` (dlopen's rules: a path without '/' is searched for, so write
   // ./libfoo.so for one in the current directory) and checks its table: entry symbol, ABI version
-  // (1 or 2), name, directions and their functions, variants. Every failure is one line of Invalid
-  // that starts with "plugin <path>: " and says what was wrong.
+  // (1 to 3), name, directions and their functions, variants, capabilities. Every failure is one
+  // line of Invalid that starts with "plugin <path>: " and says what was wrong.
   static Result<std::unique_ptr<PluginSut>> Load(const std::string& path,
                                                  const Options& options = {});
 
@@ -69,6 +70,8 @@ class PluginSut : public ConvSut {
   bool Implements(Direction d) const;
   const std::string& variant() const { return variant_; }  // "" for the plugin itself
   std::vector<std::string> variant_names() const;          // what the plugin offers (ABI 2)
+  // What the plugin, or its variant, declares it can run (ABI 3; empty: nothing declared).
+  const Capabilities& capabilities() const { return capabilities_; }
 
  private:
   PluginSut(std::string path, void* handle, const convparity_plugin* table, std::string variant,
@@ -82,6 +85,7 @@ class PluginSut : public ConvSut {
   std::string variant_;
   int32_t variant_index_;  // convparity_problem.variant
   std::string sut_name_;
+  Capabilities capabilities_;
   RunNotes last_notes_;
 };
 

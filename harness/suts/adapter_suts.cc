@@ -175,6 +175,15 @@ Result<std::vector<Direction>> AdapterDirections(const std::string& name) {
   return directions;
 }
 
+Result<Capabilities> AdapterCapabilities(const std::string& name) {
+  std::string variant;
+  if (Split(name, &variant) != nullptr && variant == kAllMembers)
+    return Status::Invalid("'" + name + "' names every member of an adapter, each with its own");
+  Result<std::unique_ptr<PluginSut>> plugin = LoadAdapter(name);
+  if (!plugin.ok()) return plugin.status();
+  return (*plugin)->capabilities();
+}
+
 Result<std::vector<std::string>> ExpandAdapterSuts(const std::vector<std::string>& names) {
   std::vector<std::string> expanded;
   for (const std::string& name : names) {

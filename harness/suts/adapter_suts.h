@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/capabilities.h"
 #include "core/conv_problem.h"
 #include "core/status.h"
 #include "core/sut.h"
@@ -51,6 +52,8 @@ Result<std::unique_ptr<ConvSut>> MakeAdapterSut(const std::string& name);
 // The directions the adapter implements (it is loaded to ask), for `convparity list --json` and
 // the nightly campaign, which runs each adapter in its own directions only.
 Result<std::vector<Direction>> AdapterDirections(const std::string& name);
+// What the adapter, or its variant, declares it can run (ABI 3; it is loaded to ask).
+Result<Capabilities> AdapterCapabilities(const std::string& name);
 // Replaces each "<name>#all" by the adapter itself and its variants, in order; other names stay.
 Result<std::vector<std::string>> ExpandAdapterSuts(const std::vector<std::string>& names);
 

@@ -119,10 +119,13 @@ TEST(Capabilities, ADeclarationIsTheUnionOfItsRegions) {
   EXPECT_EQ(why("t2d_g2_ic4_oc8_i5_k3"),
             "outside its declaration: kind transposed is not among ordinary; group kind grouped "
             "is not among plain");
-  EXPECT_EQ(WhyOutside(Capabilities{}, "chain", Direction::kBackwardWeight,
-                       Problem("t3d_g2_ic4_oc8_i5_k3")),
-            std::nullopt)
-      << "an empty declaration holds every case";
+  const ConvProblem any = Problem("t3d_g2_ic4_oc8_i5_k3");
+  EXPECT_EQ(WhyOutside(Capabilities{}, "chain", Direction::kBackwardWeight, any), std::nullopt)
+      << "nothing declared holds every case";
+  Result<Capabilities> none = CapabilitiesFromJson(json::array());
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(WhyOutside(*none, "conv", Direction::kForward, any),
+            "outside its declaration, which holds no case");
 }
 
 TEST(Capabilities, JsonReadsStrictlyAndWritesBack) {
@@ -158,6 +161,10 @@ TEST(Capabilities, JsonReadsStrictlyAndWritesBack) {
     EXPECT_EQ(r.status().message().rfind(message, 0), 0u) << r.status().message();
   }
   EXPECT_FALSE(CapabilitiesFromJson(json::object()).ok()) << "not an array";
+  Result<Capabilities> undeclared = CapabilitiesFromJson(nullptr);
+  ASSERT_TRUE(undeclared.ok());
+  EXPECT_FALSE(undeclared->declared);
+  EXPECT_EQ(CapabilitiesToJson(*undeclared), nullptr);
 }
 
 }  // namespace

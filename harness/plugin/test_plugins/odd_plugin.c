@@ -12,7 +12,13 @@
  *   VARIANT_COUNT  ABI 2, variant_count -1
  *   VARIANT_NULL   ABI 2, two variants but variant_names is NULL
  *   VARIANT_NAME   ABI 2, a variant named "a b"
- *   VARIANT_TWICE  ABI 2, two variants named "fast" */
+ *   VARIANT_TWICE  ABI 2, two variants named "fast"
+ *   V2             DECLINING as an ABI-2 plugin whose table is followed by garbage where version 3
+ *                  has its fields: a loader must not read them
+ *   CAPABILITIES_RANK  ABI 3, a declaration with rank 4
+ *   CAPABILITIES_JSON  ABI 3, a declaration that is not JSON
+ * The ABI-3 kinds without a CAPABILITIES_ in their name declare that they run backward-data only,
+ * which DECLINING keeps. */
 #include <stdint.h>
 
 #include "convparity_plugin.h"
@@ -44,6 +50,8 @@ static const char* message(void) { return "this plugin declines everything"; }
 #define ODD_VERSION 999
 #elif defined(ODD_PLUGIN_V1)
 #define ODD_VERSION 1
+#elif defined(ODD_PLUGIN_V2)
+#define ODD_VERSION 2
 #else
 #define ODD_VERSION CONVPARITY_PLUGIN_ABI_VERSION
 #endif
@@ -83,8 +91,20 @@ static const char* const kNames[] = {"fast", "fast"};
 #endif
 #endif
 
+#if defined(ODD_PLUGIN_V1) || defined(ODD_PLUGIN_V2)
+/* Where version 3 appends its fields: pointers that crash when followed. */
+#define ODD_VERSION_3_FIELDS (const char*)(uintptr_t)0x10, (const char* const*)(uintptr_t)0x10
+#elif defined(ODD_PLUGIN_CAPABILITIES_RANK)
+#define ODD_VERSION_3_FIELDS "[{\"ranks\": [4]}]", NULL
+#elif defined(ODD_PLUGIN_CAPABILITIES_JSON)
+#define ODD_VERSION_3_FIELDS "[{\"ranks\": [1]", NULL
+#else
+#define ODD_VERSION_3_FIELDS "[{\"directions\": [\"bwd_data\"]}]", NULL
+#endif
+
 static const convparity_plugin kPlugin = {
-    ODD_VERSION, ODD_NAME, ODD_DIRECTIONS, ODD_FUNCTIONS, message, ODD_VERSION_2_FIELDS,
+    ODD_VERSION,          ODD_NAME, ODD_DIRECTIONS, ODD_FUNCTIONS, message, ODD_VERSION_2_FIELDS,
+    ODD_VERSION_3_FIELDS,
 };
 
 CONVPARITY_PLUGIN_EXPORT const convparity_plugin* convparity_plugin_entry(void) {

@@ -68,7 +68,7 @@ TEST(PluginAbi2, AVersion1PluginLoadsRunsAndIsNeverReadPastItsTable) {
 TEST(PluginAbi2, VariantsAreNamedAfterTheSutAndReachedByName) {
   Result<std::unique_ptr<PluginSut>> plugin = PluginSut::Load(CONVPARITY_INEXACT_PLUGIN);
   ASSERT_TRUE(plugin.ok()) << plugin.status().message();
-  EXPECT_EQ((*plugin)->abi_version(), 2);
+  EXPECT_EQ((*plugin)->abi_version(), CONVPARITY_PLUGIN_ABI_VERSION);
   EXPECT_EQ((*plugin)->variant_names(), (std::vector<std::string>{"beyond", "unflagged"}));
   const std::string path = CONVPARITY_INEXACT_PLUGIN;
   std::unique_ptr<Sut> beyond = MustMake(path + "#beyond");
