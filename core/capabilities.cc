@@ -6,6 +6,7 @@
 
 #include "core/case_graphs.h"
 #include "core/problem_fields.h"
+#include "core/quote.h"
 #include "core/strict_json.h"
 
 namespace convparity {
@@ -109,6 +110,7 @@ bool AllAre(const Dims& d, int rank, int64_t v) {
 // half at the end.
 bool IsTfSame(const ConvProblem& p, int axis, int64_t n) {
   const int64_t s = p.stride[axis];
+  if (s < 1) return false;  // not a valid problem
   const int64_t total = std::max<int64_t>(
       ((n + s - 1) / s - 1) * s + p.dilation[axis] * (p.kernel[axis] - 1) + 1 - n, 0);
   return p.pad_begin[axis] == total / 2 && p.pad_end[axis] == total - total / 2;
@@ -147,22 +149,28 @@ Status Invalid(const std::string& path, const std::string& what) {
   return Status::Invalid(path + ": " + what);
 }
 
+// A value from the input in a message: one line, cut short.
+std::string Shown(const json& v) {
+  std::string s = v.dump();
+  return s.size() > 80 ? s.substr(0, 80) + "..." : s;
+}
+
+// A non-empty list of distinct names (of ranks, numbers).
 Result<uint32_t> ReadSet(const json& v, const std::string& path, const SetPredicate& set) {
-  if (!v.is_array()) return Invalid(path, "expected an array");
+  if (!v.is_array() || v.empty()) return Invalid(path, "expected a non-empty array");
   const std::vector<std::string> names = set.names();
   const bool ranks = set.mask == &CapabilityRegion::ranks;
   uint32_t mask = 0;
   for (const json& e : v) {
-    const std::string name = ranks && e.is_number_integer() ? e.dump()
-                             : e.is_string()                ? e.get<std::string>()
-                                                            : std::string();
-    const size_t i = IndexOf(names, name);
+    const bool typed = ranks ? e.is_number_integer() : e.is_string();
+    const size_t i = typed ? IndexOf(names, ranks ? e.dump() : e.get<std::string>()) : names.size();
     if (i == names.size() || (ranks && i == 0))
       return Invalid(
           path,
-          e.dump() + " is not a " + std::string(set.what) + " (" +
+          Shown(e) + " is not a " + std::string(set.what) + " (" +
               NameList(ranks ? std::vector<std::string>(names.begin() + 1, names.end()) : names) +
               ")");
+    if (Has(mask, i)) return Invalid(path, Shown(e) + " is listed twice");
     mask |= 1u << i;
   }
   return mask;
@@ -186,8 +194,8 @@ Result<CapabilityRegion> RegionFromJson(const json& j, const std::string& path) 
                                    "stride"};
   for (const SetPredicate& set : kSets) keys.push_back(set.key);
   if (std::optional<std::string> unknown = FirstUnknownField(j, keys))
-    return Invalid(path,
-                   "unknown predicate \"" + *unknown + "\"; expected one of " + NameList(keys));
+    return Invalid(path, "unknown predicate " + QuoteForMessage(*unknown, QuoteEscapes::kJson) +
+                             "; expected one of " + NameList(keys));
   CapabilityRegion r;
   for (const SetPredicate& set : kSets) {
     if (!j.contains(set.key)) continue;

@@ -4,9 +4,9 @@
 //
 // A declaration is a list of regions, and a case is inside it when one region holds it. A region
 // is a conjunction of predicates over the case (its graph form, direction and problem); each one
-// left out holds for every case. The vocabulary is the one that every shipped adapter's declines
-// are written in (docs/INTERFACES.md, "Capabilities"); its text form is JSON, as the plugin ABI,
-// the process protocol's hello and the family table give it:
+// left out holds for every case. The vocabulary is the one the shipped adapters' static declines
+// are written in (docs/INTERFACES.md, "Capabilities"); its text form is JSON, as a plugin gives it
+// (ABI 3):
 //   [{"directions": ["fwd"], "ranks": [1, 2], "kinds": ["ordinary"],
 //     "groups": ["plain", "depthwise", "depthwise_multiplier"], "stride_with_dilation": false}]
 #pragma once
@@ -73,7 +73,7 @@ struct Capabilities {
 };
 
 // Why the region does not hold the case (its first predicate that fails, e.g. "rank 3 is not
-// among 1, 2"), or nullopt when it holds it.
+// among 1, 2"), or nullopt when it holds it. Total over any problem; meant for valid ones.
 std::optional<std::string> WhyOutside(const CapabilityRegion& region, const std::string& form,
                                       Direction d, const ConvProblem& p);
 // Nullopt when nothing is declared or some region holds the case; else why not, region by region

@@ -1,4 +1,4 @@
-// The oneDNN adapter: a convparity plugin (ABI 2, convparity_plugin.h) around oneDNN's
+// The oneDNN adapter: a convparity plugin (ABI 3, convparity_plugin.h) around oneDNN's
 // convolution and deconvolution primitives, in every direction. The plugin itself runs oneDNN's
 // first choice of implementation; its variants "2" … "12" run the second to twelfth implementations
 // that accept a problem, and "winograd" the Winograd algorithm where oneDNN has it. Every run names

@@ -16,7 +16,7 @@
 namespace convparity {
 namespace {
 
-// The layouts of ABI versions 1 and 2 are a promise to every plugin already built: these pin them.
+// The layouts of ABI versions 1 to 3 are a promise to every plugin already built: these pin them.
 // Version 1: the problem ends after `output` (248 bytes), the table after `last_message`.
 static_assert(offsetof(convparity_problem, batch) == 24, "convparity_problem's layout is ABI");
 static_assert(offsetof(convparity_problem, output) == 224, "convparity_problem's layout is ABI");
@@ -152,6 +152,19 @@ Result<Capabilities> DeclarationOf(const convparity_plugin* t, int32_t variant_i
     return Declaration(t->variant_capabilities[variant_index - 1],
                        "variant_capabilities[" + std::to_string(variant_index - 1) + "]");
   return Declaration(t->capabilities, "capabilities");
+}
+
+// What a plugin declares, within what it is: it runs single convolutions (ConvForm, the first of
+// GraphForms) in the directions its table lists.
+Capabilities WithinTable(Capabilities caps, uint32_t directions) {
+  uint32_t listed = 0;
+  for (Direction d : AllDirections())
+    if (directions & DirectionBit(d)) listed |= 1u << static_cast<int>(d);
+  for (CapabilityRegion& r : caps.regions) {
+    r.forms &= 1u;
+    r.directions &= listed;
+  }
+  return caps;
 }
 
 // Checks what the entry returned; the message completes "plugin <path>: ".
@@ -296,7 +309,8 @@ PluginSut::PluginSut(std::string path, void* handle, const convparity_plugin* ta
       variant_(std::move(variant)),
       variant_index_(variant_index),
       sut_name_(std::move(sut_name)),
-      capabilities_(*DeclarationOf(table, variant_index)) {}  // CheckTable read it
+      capabilities_(WithinTable(*DeclarationOf(table, variant_index),  // CheckTable read it
+                                table->directions)) {}
 
 PluginSut::~PluginSut() { dlclose(handle_); }
 

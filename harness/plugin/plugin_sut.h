@@ -70,7 +70,8 @@ class PluginSut : public ConvSut {
   bool Implements(Direction d) const;
   const std::string& variant() const { return variant_; }  // "" for the plugin itself
   std::vector<std::string> variant_names() const;          // what the plugin offers (ABI 2)
-  // What the plugin, or its variant, declares it can run (ABI 3; empty: nothing declared).
+  // What the plugin, or its variant, declares it can run (ABI 3; not `declared` when it says
+  // nothing), within the conv form and the directions it implements.
   const Capabilities& capabilities() const { return capabilities_; }
 
  private:

@@ -147,7 +147,12 @@ TEST(Capabilities, JsonReadsStrictlyAndWritesBack) {
            {R"({"directions": ["forward"]})",
             "capabilities[0].directions: \"forward\" is not a direction (fwd, bwd_data, "
             "bwd_weight)"},
-           {R"({"groups": "plain"})", "capabilities[0].groups: expected an array"},
+           {R"({"groups": "plain"})", "capabilities[0].groups: expected a non-empty array"},
+           {R"({"ranks": []})", "capabilities[0].ranks: expected a non-empty array"},
+           {R"({"ranks": ["2"]})", "capabilities[0].ranks: \"2\" is not a rank (1, 2, 3)"},
+           {R"({"directions": ["fwd", "fwd"]})",
+            "capabilities[0].directions: \"fwd\" is listed twice"},
+           {R"({"a\nb": 1})", "capabilities[0]: unknown predicate \"a\\nb\"; expected one of "},
            {R"({"dilation": 1})", "capabilities[0].dilation: expected true or false"},
            {R"({"padding": "same"})",
             "capabilities[0].padding: expected one of any, none, tf_valid_or_same"},
@@ -159,6 +164,7 @@ TEST(Capabilities, JsonReadsStrictlyAndWritesBack) {
     ASSERT_FALSE(r.ok()) << bad;
     EXPECT_EQ(r.status().code(), StatusCode::kInvalid);
     EXPECT_EQ(r.status().message().rfind(message, 0), 0u) << r.status().message();
+    EXPECT_EQ(r.status().message().find('\n'), std::string::npos) << r.status().message();
   }
   EXPECT_FALSE(CapabilitiesFromJson(json::object()).ok()) << "not an array";
   Result<Capabilities> undeclared = CapabilitiesFromJson(nullptr);

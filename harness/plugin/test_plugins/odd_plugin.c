@@ -1,8 +1,7 @@
 /* Plugins that are wrong in one way each, for the loader's tests
- * (tests/harness/plugin/plugin_test.cc). One source, built once per kind with -DODD_PLUGIN_<KIND>:
- *   ABI_999        reports ABI version 999
- *   NO_ENTRY       a shared library without convparity_plugin_entry
- *   NULL_ENTRY     the entry returns NULL
+ * (tests/harness/plugin/plugin_test.cc, plugin_abi2_test.cc, plugin_abi3_test.cc). One source,
+ * built once per kind with -DODD_PLUGIN_<KIND>: ABI_999        reports ABI version 999 NO_ENTRY a
+ * shared library without convparity_plugin_entry NULL_ENTRY     the entry returns NULL
  *   NULL_FUNCTION  declares backward-weight but has no function for it
  *   NO_NAME        an empty name
  *   DECLINING      well-formed: forward and backward-data only; forward returns
@@ -17,6 +16,8 @@
  *                  has its fields: a loader must not read them
  *   CAPABILITIES_RANK  ABI 3, a declaration with rank 4
  *   CAPABILITIES_JSON  ABI 3, a declaration that is not JSON
+ *   VARIANT_DECLARATIONS  ABI 3, variants "own", "none" and "rank1": the plugin's declaration,
+ *                  nothing declared, and rank 1 only
  * The ABI-3 kinds without a CAPABILITIES_ in their name declare that they run backward-data only,
  * which DECLINING keeps. */
 #include <stdint.h>
@@ -86,6 +87,9 @@ static const char* const kNames[] = {"fast", "a b"};
 #elif defined(ODD_PLUGIN_VARIANT_TWICE)
 static const char* const kNames[] = {"fast", "fast"};
 #define ODD_VERSION_2_FIELDS 2, kNames, NULL
+#elif defined(ODD_PLUGIN_VARIANT_DECLARATIONS)
+static const char* const kNames[] = {"own", "none", "rank1"};
+#define ODD_VERSION_2_FIELDS 3, kNames, NULL
 #else
 #define ODD_VERSION_2_FIELDS 0, NULL, NULL
 #endif
@@ -98,6 +102,9 @@ static const char* const kNames[] = {"fast", "fast"};
 #define ODD_VERSION_3_FIELDS "[{\"ranks\": [4]}]", NULL
 #elif defined(ODD_PLUGIN_CAPABILITIES_JSON)
 #define ODD_VERSION_3_FIELDS "[{\"ranks\": [1]", NULL
+#elif defined(ODD_PLUGIN_VARIANT_DECLARATIONS)
+static const char* const kVariantDeclarations[] = {NULL, "null", "[{\"ranks\": [1]}]"};
+#define ODD_VERSION_3_FIELDS "[{\"directions\": [\"bwd_data\"]}]", kVariantDeclarations
 #else
 #define ODD_VERSION_3_FIELDS "[{\"directions\": [\"bwd_data\"]}]", NULL
 #endif

@@ -15,6 +15,8 @@
 namespace convparity {
 namespace {
 
+using nlohmann::json;
+
 ConvProblem Parse(const std::string& descriptor) {
   Result<ParsedDescriptor> parsed = ParseDescriptor(descriptor);
   EXPECT_TRUE(parsed.ok()) << descriptor << ": " << parsed.status().message();
@@ -41,6 +43,27 @@ TEST(PluginAbi3, ADeclarationIsReadOnLoad) {
   EXPECT_EQ(WhyOutside(caps, "conv", Direction::kForward, p),
             "outside its declaration: direction fwd is not among bwd_data");
   EXPECT_EQ(WhyOutside(caps, "conv", Direction::kBackwardData, p), std::nullopt);
+}
+
+TEST(PluginAbi3, AVariantDeclaresItsOwnOrThePluginsOrNothing) {
+  const ConvProblem p = Parse("2d_ic2_oc2_i5_k3");
+  auto declared = [](const std::string& variant) {
+    PluginSut::Options options;
+    options.variant = variant;
+    Result<std::unique_ptr<PluginSut>> plugin =
+        PluginSut::Load(CONVPARITY_ODD_PLUGIN_VARIANT_DECLARATIONS, options);
+    EXPECT_TRUE(plugin.ok()) << variant << ": " << plugin.status().message();
+    return plugin.ok() ? (*plugin)->capabilities() : Capabilities{};
+  };
+  const Capabilities own = declared("own"), none = declared("none"), rank1 = declared("rank1");
+  EXPECT_EQ(CapabilitiesToJson(own), CapabilitiesToJson(declared("")));
+  EXPECT_FALSE(none.declared);
+  // Within the table's directions (forward and backward-data) and the conv form.
+  EXPECT_EQ(CapabilitiesToJson(rank1),
+            json::parse(R"([{"forms": ["conv"], "directions": ["fwd", "bwd_data"],
+                             "ranks": [1]}])"));
+  EXPECT_EQ(WhyOutside(rank1, "conv", Direction::kForward, p),
+            "outside its declaration: rank 2 is not among 1");
 }
 
 TEST(PluginAbi3, AMalformedDeclarationIsAOneLineLoadError) {
