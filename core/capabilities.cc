@@ -239,33 +239,43 @@ GroupKind GroupKindOf(const ConvProblem& p) {
   return p.out_channels == p.groups ? GroupKind::kDepthwise : GroupKind::kDepthwiseMultiplier;
 }
 
-std::optional<std::string> WhyOutside(const CapabilityRegion& region, const std::string& form,
-                                      Direction d, const ConvProblem& p) {
+std::vector<std::string> ReasonsOutside(const CapabilityRegion& region, const std::string& form,
+                                        Direction d, const ConvProblem& p) {
+  std::vector<std::string> why;
   for (const SetPredicate& set : kSets) {
     const size_t i = set.value(form, d, p);
     if (Has(region.*set.mask, i)) continue;
     const std::vector<std::string> names = set.names();
-    return std::string(set.what) + " " + (i < names.size() ? names[i] : "?") + " is not among " +
-           Among(region.*set.mask, names);
+    why.push_back(std::string(set.what) + " " + (i < names.size() ? names[i] : "?") +
+                  " is not among " + Among(region.*set.mask, names));
   }
   const int r = std::clamp(p.rank, 0, kMaxSpatialRank);
   if (region.unit_channels_per_group && p.groups > 0 &&
       (p.in_channels != p.groups || p.out_channels != p.groups))
-    return "channels per group " + std::to_string(p.in_channels / p.groups) + " in, " +
-           std::to_string(p.out_channels / p.groups) + " out, are not 1";
+    why.push_back("channels per group " + std::to_string(p.in_channels / p.groups) + " in, " +
+                  std::to_string(p.out_channels / p.groups) + " out, are not 1");
   const bool dilated = !AllAre(p.dilation, r, 1), strided = !AllAre(p.stride, r, 1);
-  if (!region.dilation && dilated) return "dilation " + DimsText(p.dilation, r) + " is not none";
+  if (!region.dilation && dilated)
+    why.push_back("dilation " + DimsText(p.dilation, r) + " is not none");
   if (!region.stride_with_dilation && dilated && strided)
-    return "stride " + DimsText(p.stride, r) + " with dilation " + DimsText(p.dilation, r) +
-           " is both at once";
-  if (std::optional<std::string> why = WhyOutputPaddingOutside(region.output_padding, p))
-    return why;
-  if (std::optional<std::string> why = WhyPaddingOutside(region.padding, p)) return why;
+    why.push_back("stride " + DimsText(p.stride, r) + " with dilation " + DimsText(p.dilation, r) +
+                  " is both at once");
+  if (std::optional<std::string> op = WhyOutputPaddingOutside(region.output_padding, p))
+    why.push_back(*op);
+  if (std::optional<std::string> pad = WhyPaddingOutside(region.padding, p)) why.push_back(*pad);
   for (auto [what, size, dims] :
        {std::tuple{"kernel", region.kernel, p.kernel}, {"stride", region.stride, p.stride}})
     if (size && !AllAre(dims, r, *size))
-      return std::string(what) + " " + DimsText(dims, r) + " is not all " + std::to_string(*size);
-  return std::nullopt;
+      why.push_back(std::string(what) + " " + DimsText(dims, r) + " is not all " +
+                    std::to_string(*size));
+  return why;
+}
+
+std::optional<std::string> WhyOutside(const CapabilityRegion& region, const std::string& form,
+                                      Direction d, const ConvProblem& p) {
+  std::vector<std::string> why = ReasonsOutside(region, form, d, p);
+  if (why.empty()) return std::nullopt;
+  return why.front();
 }
 
 std::optional<std::string> WhyOutside(const Capabilities& caps, const std::string& form,
@@ -279,6 +289,42 @@ std::optional<std::string> WhyOutside(const Capabilities& caps, const std::strin
     why += (why.empty() ? "" : "; ") + *outside;
   }
   return "outside its declaration: " + why;
+}
+
+bool JustOutside(const Capabilities& caps, const std::string& form, Direction d,
+                 const ConvProblem& p) {
+  if (!caps.declared) return false;
+  bool one_off = false;
+  for (const CapabilityRegion& region : caps.regions) {
+    const size_t off = ReasonsOutside(region, form, d, p).size();
+    if (off == 0) return false;
+    one_off = one_off || off == 1;
+  }
+  return one_off;
+}
+
+Capabilities Within(Capabilities caps, uint32_t forms, uint32_t directions) {
+  for (CapabilityRegion& r : caps.regions) {
+    r.forms &= forms;
+    r.directions &= directions;
+  }
+  return caps;
+}
+
+Capabilities Union(const std::vector<Capabilities>& declarations) {
+  Capabilities all;
+  all.declared = !declarations.empty();
+  for (const Capabilities& caps : declarations) {
+    if (!caps.declared) return Capabilities{};
+    all.regions.insert(all.regions.end(), caps.regions.begin(), caps.regions.end());
+  }
+  return all;
+}
+
+uint32_t DirectionMask(const std::vector<Direction>& directions) {
+  uint32_t mask = 0;
+  for (Direction d : directions) mask |= 1u << static_cast<int>(d);
+  return mask;
 }
 
 Result<Capabilities> CapabilitiesFromJson(const json& j, const std::string& path) {

@@ -81,6 +81,23 @@ std::optional<std::string> WhyOutside(const CapabilityRegion& region, const std:
 std::optional<std::string> WhyOutside(const Capabilities& caps, const std::string& form,
                                       Direction d, const ConvProblem& p);
 
+// Every predicate of the region that fails for the case, in the order WhyOutside checks them.
+std::vector<std::string> ReasonsOutside(const CapabilityRegion& region, const std::string& form,
+                                        Direction d, const ConvProblem& p);
+// Outside the declaration by one predicate of some region: a case on its border, where a stack's
+// own checks are tested (one that is missing computes it, one that is too strict declines the
+// case next to it). False when nothing is declared.
+bool JustOutside(const Capabilities& caps, const std::string& form, Direction d,
+                 const ConvProblem& p);
+
+// `caps` within what a SUT is: each region narrowed to the graph forms (bit i: GraphForms()[i])
+// and the directions (DirectionMask) it runs.
+Capabilities Within(Capabilities caps, uint32_t forms, uint32_t directions);
+uint32_t DirectionMask(const std::vector<Direction>& directions);  // bit d for direction d
+// What any of several SUTs can run: nothing declared when one of them declares nothing (it may run
+// any case), else all their regions.
+Capabilities Union(const std::vector<Capabilities>& declarations);
+
 // The JSON form above, both ways, with `null` for nothing declared. Reading is strict: an unknown
 // key or value is kInvalid, with the path of what is wrong ("capabilities[1].ranks: 4 is not a
 // rank (1, 2, 3)").

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "core/capabilities.h"
 #include "core/conv_case.h"
 #include "core/conv_problem.h"
 #include "core/status.h"
@@ -65,6 +66,12 @@ class Sut {
   // After a run that ended Ok: what the SUT says about it (the implementation it used, whether the
   // result is inexact). Empty by default.
   virtual RunNotes LastRunNotes() const { return {}; }
+  // What it declares it can run (core/capabilities.h): a case inside that it declines, or one
+  // outside that it computes, is a broken promise. Nothing by default: our own SUTs run any case.
+  virtual const Capabilities& capabilities() const {
+    static const Capabilities kNothingDeclared;
+    return kNothingDeclared;
+  }
 };
 
 // A system under test that runs single convolutions: our kernels, plugins, processes, ATen's own

@@ -22,7 +22,8 @@ enum class Verdict {
   kCrashed,        // the SUT died on a signal or returned an error
   kHung,           // the SUT did not finish within the time limit
   kBrokenPromise,  // a transform pipeline broke a pass's structural promise
-                   // (kernels/graph/passes.h)
+                   // (kernels/graph/passes.h), or a SUT its declaration (core/capabilities.h):
+                   // it declined a case inside, or computed one outside
 };
 constexpr Verdict kLastVerdict = Verdict::kBrokenPromise;  // for loops over every verdict
 

@@ -7,6 +7,7 @@
 #include <memory>
 #include <utility>
 
+#include "core/capabilities.h"
 #include "core/descriptor.h"
 #include "generators/problem_recipe.h"
 #include "generators/rc_choices.h"
@@ -46,6 +47,8 @@ rc::Gen<ConvProblem> GenProblemUnfiltered(const ProblemSpace& space) {
   params.large_percent = large_macs > space.max_macs ? std::min(space.large_percent, 100) : 0;
   params.layouts = space.layouts;
   params.bias = space.bias;
+  params.dilation = space.dilation;
+  params.group_kinds = space.group_kinds;
   params.ranges = space::kGeneratorRanges;
   const rc::Gen<Recipe> recipe = recipe::SpaceRecipe<RcChoices>::Draw(params);
   auto fits =
@@ -82,7 +85,10 @@ bool InSpace(const ConvProblem& p, const ProblemSpace& space) {
       (p.data_layout != DataLayout::kChannelsFirst || p.weight_layout != p.natural_weight_layout()))
     return false;
   if (!space.bias && p.bias) return false;
-  return true;
+  if (!space.dilation && std::any_of(p.dilation.begin(), p.dilation.begin() + p.rank,
+                                     [](int64_t d) { return d > 1; }))
+    return false;
+  return (space.group_kinds >> static_cast<int>(GroupKindOf(p)) & 1u) != 0;
 }
 
 void showValue(const ConvProblem& p, std::ostream& os) { os << ProblemDescriptor(p); }

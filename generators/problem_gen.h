@@ -38,6 +38,10 @@ struct ProblemSpace {
   int64_t large_factor = defaults::kLargeCaseFactor;
   bool layouts = true;  // channels-last data and non-natural weight layouts
   bool bias = true;
+  bool dilation = true;  // off: no axis dilated
+  // The ways channels are grouped that are drawn, bit GroupKind (core/capabilities.h): plain,
+  // grouped, depthwise, depthwise with a multiplier.
+  uint32_t group_kinds = ~0u;
   // > 0: channel counts are also drawn as multiples of this (1 or 2 times it), for SUTs whose
   // blocked layouts take only such counts (ONNX Runtime's NCHWc rewrite: 8 or 16 on x86).
   int64_t channel_multiple = 0;
@@ -56,7 +60,7 @@ int64_t LargeMacs(const ProblemSpace& space);
 rc::Gen<ConvProblem> GenProblem(const ProblemSpace& space = {});
 
 // True when `p` is valid (Validate) and inside `space`: its rank, kind, kernel sizes, MACs (up to
-// LargeMacs), layouts and bias are all allowed.
+// LargeMacs), layouts, bias, dilation and grouping are all allowed.
 bool InSpace(const ConvProblem& p, const ProblemSpace& space);
 
 // GenProblem without its final InSpace filter; what it yields outside the space is what GenProblem

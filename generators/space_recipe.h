@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/capabilities.h"
 #include "generators/choice.h"
 #include "generators/problem_recipe.h"
 #include "generators/space_rules.h"
@@ -35,6 +36,8 @@ struct SpaceParams {
   int64_t channel_multiple = 0;  // > 0: counts are also drawn as 1 or 2 times it
   int large_percent = 0;         // of the cases, fitted to the larger cap; 0 when there is none
   bool layouts = true, bias = true;
+  bool dilation = true;         // off: no dilation drawn
+  uint32_t group_kinds = ~0u;   // bit GroupKind (core/capabilities.h): the channel groupings drawn
   space::ChoiceRanges ranges;
 };
 
@@ -80,8 +83,10 @@ struct SpaceRecipe {
   }
 
   // Dilation > 1 with a 1-tap kernel is legal and only matters for output_padding's bound.
-  static Gen<int64_t> Dilation(const space::ChoiceRanges& ranges) {
-    return C::PickInt({{65, 1, 1}, {25, 2, 2}, {10, 3, ranges.max_dilation}}, "dilation");
+  static Gen<int64_t> Dilation(bool dilation, const space::ChoiceRanges& ranges) {
+    const int dilated = dilation ? 1 : 0;
+    return C::PickInt({{65, 1, 1}, {25 * dilated, 2, 2}, {10 * dilated, 3, ranges.max_dilation}},
+                      "dilation");
   }
 
   // Stride > kernel (input skipped; gaps in a transposed output) comes from strides 2–4 over small
@@ -159,7 +164,7 @@ struct SpaceRecipe {
   // choices::Pick): output_padding at its maximum stays at its maximum while the kernel shrinks
   // to 1.
   static Gen<DimRecipe> Dim(int rank, bool transposed, bool large, int64_t max_kernel,
-                            const space::ChoiceRanges& ranges) {
+                            bool dilation, const space::ChoiceRanges& ranges) {
     using KDS = std::tuple<int64_t, int64_t, int64_t>;
     const bool big_bias = rank == 3 && transposed;
     auto next = [=](const KDS& kds) -> Gen<DimRecipe> {
@@ -196,7 +201,9 @@ struct SpaceRecipe {
           [](const DimRecipe& d) { return d.output_padding; });
     };
     return C::Chain(
-        C::Tuple(Kernel(rank, max_kernel, big_bias), Dilation(ranges), Stride(rank, ranges)), next,
+        C::Tuple(Kernel(rank, max_kernel, big_bias), Dilation(dilation, ranges),
+                 Stride(rank, ranges)),
+        next,
         [](const DimRecipe& d) {
           return KDS{d.kernel, d.dilation, d.stride};
         });
@@ -240,7 +247,7 @@ struct SpaceRecipe {
     std::vector<Gen<DimRecipe>> dim_of_rank;  // by rank; rank 0 stands for ranks not drawn
     for (int rank = 0; rank <= kMaxSpatialRank; ++rank) {
       const int r = std::max(rank, 1);
-      dim_of_rank.push_back(Dim(r, transposed, large, s.max_kernel[r], s.ranges));
+      dim_of_rank.push_back(Dim(r, transposed, large, s.max_kernel[r], s.dilation, s.ranges));
     }
     std::vector<int> weights;
     for (int rank : s.ranks) weights.push_back(rank == 2 ? 40 : 30);
@@ -267,7 +274,13 @@ struct SpaceRecipe {
         "channel count");
   }
 
-  static Gen<Channels> ChannelsOf(int64_t multiple, bool large, const space::ChoiceRanges& ranges) {
+  // `kinds`: the groupings drawn (bit GroupKind); depthwise with a multiplier or without are two.
+  static Gen<Channels> ChannelsOf(int64_t multiple, bool large, uint32_t kinds,
+                                  const space::ChoiceRanges& ranges) {
+    auto drawn = [kinds](GroupKind k) { return (kinds >> static_cast<int>(k) & 1u) ? 1 : 0; };
+    // (Neither depthwise kind: the depthwise option is never drawn, its choices stay as they are.)
+    const int depthwise_kinds =
+        drawn(GroupKind::kDepthwise) | drawn(GroupKind::kDepthwiseMultiplier);
     using Three = std::optional<std::tuple<int64_t, int64_t, int64_t>>;
     using Four = std::optional<std::tuple<int64_t, int64_t, int64_t, int64_t>>;
     Gen<int64_t> batch = C::PickInt({{55, 1, 1}, {35, 2, 4}, {10, 5, ranges.max_batch}}, "batch");
@@ -305,8 +318,15 @@ struct SpaceRecipe {
                                    {large ? 60 : 20, C::ElementOf(NearBlockSizes())},
                                    RangeOption(0, 2, ranges.max_depthwise_groups, 10)},
                                   "depthwise groups"),
-        C::PickInt({{50, 1, 1}, {50, 2, ranges.max_multiplier}}, "depth multiplier"), batch);
-    return C::template Pick<Channels>({{45, plain}, {25, grouped}, {30, depthwise}}, "channels");
+        C::PickInt({{50 * (drawn(GroupKind::kDepthwise) | !depthwise_kinds), 1, 1},
+                    {50 * (drawn(GroupKind::kDepthwiseMultiplier) | !depthwise_kinds), 2,
+                     ranges.max_multiplier}},
+                   "depth multiplier"),
+        batch);
+    return C::template Pick<Channels>({{45 * drawn(GroupKind::kPlain), plain},
+                                       {25 * drawn(GroupKind::kGrouped), grouped},
+                                       {30 * depthwise_kinds, depthwise}},
+                                      "channels");
   }
 
   // The problem's attributes (Recipe::attributes): layouts and bias.
@@ -359,7 +379,7 @@ struct SpaceRecipe {
               return std::optional(std::tuple(r.dims, r.channels, r.attributes));
             },
             Dims(s, transposed == 1, is_large == 1),
-            ChannelsOf(s.channel_multiple, is_large == 1, s.ranges),
+            ChannelsOf(s.channel_multiple, is_large == 1, s.group_kinds, s.ranges),
             AttributesOf(s, transposed == 1)));
       }
     }

@@ -126,6 +126,7 @@ json SummaryJson(const CampaignSummary& s, const ToolInfo& tool) {
     invalid_files.push_back({{"file", f.file}, {"reason", f.reason}});
 
   const double rate = Rate(static_cast<double>(s.cases), s.elapsed_seconds);
+  const double computed_rate = Rate(static_cast<double>(s.computed), s.elapsed_seconds);
   const CampaignSummary::TimeSplit& t = s.time;
   json summary = {
       {"schema", kSummarySchema},
@@ -149,7 +150,12 @@ json SummaryJson(const CampaignSummary& s, const ToolInfo& tool) {
       {"start_time", Iso8601(s.start_time)},
       {"end_time", Iso8601(s.end_time)},
       {"elapsed_seconds", RealToJson(s.elapsed_seconds)},
-      {"cases", {{"total", s.cases}, {"by_verdict", verdict_totals}, {"by_sut", s.verdicts}}},
+      {"cases",
+       {{"total", s.cases},
+        {"computed", s.computed},
+        {"outside", s.outside},
+        {"by_verdict", verdict_totals},
+        {"by_sut", s.verdicts}}},
       {"buckets", buckets},
       {"findings",
        {{"distinct", static_cast<int64_t>(s.buckets.size())},
@@ -165,7 +171,9 @@ json SummaryJson(const CampaignSummary& s, const ToolInfo& tool) {
       {"throughput",
        {{"workers", s.workers},
         {"cases_per_second", RealToJson(rate)},
-        {"cases_per_second_per_worker", RealToJson(rate / std::max(s.workers, 1))}}},
+        {"cases_per_second_per_worker", RealToJson(rate / std::max(s.workers, 1))},
+        {"computed_per_second", RealToJson(computed_rate)},
+        {"computed_per_second_per_worker", RealToJson(computed_rate / std::max(s.workers, 1))}}},
       {"time_seconds",
        {{"generate", RealToJson(t.generate)},
         {"fill", RealToJson(t.fill)},

@@ -65,6 +65,11 @@ struct CampaignSummary {
 
   // A case names its SUT and direction (ConvCase), so every check of a SUT is one case.
   int64_t cases = 0;
+  // Of them, the cases a SUT computed (their results were judged: what the headline rate counts),
+  // and those drawn outside the declarations of the campaign's SUTs (core/capabilities.h), mostly
+  // on purpose. A summary written before either was counted derives `computed` from the verdicts
+  // and has no `outside`.
+  int64_t computed = 0, outside = 0;
   // SUT → direction → verdict → cases.
   std::map<std::string, std::map<std::string, std::map<std::string, int64_t>>> verdicts;
 

@@ -225,8 +225,9 @@ void ReadOptions(Reader& r, const Node& n, CampaignSummary::Options* o) {
 }
 
 void ReadCases(Reader& r, const Node& n, CampaignSummary* s) {
-  r.Object(n, {"total", "by_verdict", "by_sut"});
+  r.Object(n, {"total", "by_verdict", "by_sut"}, {"computed", "outside"});
   s->cases = r.Count(r(n, "total"));
+  if (n.v.contains("outside")) s->outside = r.Count(r(n, "outside"));
   const Node totals = r(n, "by_verdict");  // derived from by_sut: checked, not read
   r.Object(totals, VerdictNames());
   for (const auto& [verdict, count] : r.Members(totals)) r.Count(count);
@@ -241,6 +242,16 @@ void ReadCases(Reader& r, const Node& n, CampaignSummary* s) {
       }
     }
   }
+  if (n.v.contains("computed")) {
+    s->computed = r.Count(r(n, "computed"));
+    return;
+  }
+  // Written before it was counted: the verdicts of a judged result.
+  for (const auto& [sut, by_direction] : s->verdicts)
+    for (const auto& [direction, by_verdict] : by_direction)
+      for (const auto& [verdict, count] : by_verdict)
+        if (Contains({"passed", "failed", "mistrusted", "unwritten", "shape_mismatch"}, verdict))
+          s->computed += count;
 }
 
 void ReadBuckets(Reader& r, const Node& n, CampaignSummary* s) {
@@ -408,10 +419,12 @@ Result<CampaignSummary> SummaryFromJson(const json& j, ToolInfo* tool) {
   }
 
   const Node throughput = r(root, "throughput");  // the rates are derived: checked, not read
-  r.Object(throughput, {"workers", "cases_per_second", "cases_per_second_per_worker"});
+  r.Object(throughput, {"workers", "cases_per_second", "cases_per_second_per_worker"},
+           {"computed_per_second", "computed_per_second_per_worker"});
   s.workers = r.Int(r(throughput, "workers"), 0, INT_MAX);
-  for (const char* rate : {"cases_per_second", "cases_per_second_per_worker"})
-    r.Real(r(throughput, rate));
+  for (const char* rate : {"cases_per_second", "cases_per_second_per_worker",
+                           "computed_per_second", "computed_per_second_per_worker"})
+    if (throughput.v.contains(rate)) r.Real(r(throughput, rate));
 
   const Node time = r(root, "time_seconds");
   r.Object(time, {"generate", "fill", "oracle", "bound", "sut", "compare", "shrink", "io"},

@@ -1,7 +1,7 @@
 // The child's side of convparity's process protocol, version 1 (harness/exec/PROTOCOL.md), for
 // Node.js with no dependency.
 //
-//   serve({name, version, directions, compute})
+//   serve({name, version, directions, capabilities, compute})
 //
 // answers convparity's hello, then every `run` request until stdin closes. compute(request,
 // inputs) gets the request header and its input buffers as {name: Float32Array} (PyTorch's
@@ -121,7 +121,7 @@ async function answer(request, inputs, compute) {
   }
 }
 
-async function serve({name, version, directions, compute}) {
+async function serve({name, version, directions, capabilities = null, compute}) {
   const input = new Input();
   const hello = input.line();
   if (hello === null) return 0;
@@ -130,7 +130,7 @@ async function serve({name, version, directions, compute}) {
     send({type: 'error', message: `${name} speaks protocol ${PROTOCOL_VERSION} only`});
     return 2;
   }
-  send({type: 'hello', protocol: PROTOCOL_VERSION, name, version, directions});
+  send({type: 'hello', protocol: PROTOCOL_VERSION, name, version, directions, capabilities});
   for (;;) {
     const line = input.line();
     if (line === null) return 0;

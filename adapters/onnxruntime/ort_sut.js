@@ -118,6 +118,9 @@ serve({
   version: `${ort.env.versions.node || ort.env.versions.common} (cpu, optimization ${level}, ` +
            `node ${process.versions.node})`,
   directions: ['fwd'],
+  // What compute runs (docs/INTERFACES.md, "Capabilities"): every forward case but a transposed one
+  // with output_padding ≥ stride.
+  capabilities: [{output_padding: 'below_stride'}],
   compute,
 }).then((code) => process.exit(code), (e) => {
   console.error(e && e.stack ? e.stack : e);

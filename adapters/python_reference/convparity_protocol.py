@@ -83,8 +83,10 @@ def schema_validator():
     return check
 
 
-def serve(name, version, directions, compute, stdin=None, stdout=None, check=None):
-    """check(header), when given, sees every header read and written (e.g. schema_validator())."""
+def serve(name, version, directions, compute, stdin=None, stdout=None, check=None,
+          capabilities=None):
+    """check(header), when given, sees every header read and written (e.g. schema_validator()).
+    capabilities, when given, is what the child declares it can run (docs/INTERFACES.md)."""
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
     check = check or (lambda header: None)
@@ -101,7 +103,7 @@ def serve(name, version, directions, compute, stdin=None, stdout=None, check=Non
         send({"type": "error", "message": "%s speaks protocol %d only" % (name, PROTOCOL_VERSION)})
         return 2
     send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name, "version": version,
-          "directions": list(directions)})
+          "directions": list(directions), "capabilities": capabilities})
     while True:
         request = read_header(stdin)
         if request is None:

@@ -86,6 +86,32 @@ function planFor(p) {
   return {q, r, kind, pad, op};
 }
 
+// What planFor accepts and the backend runs, declared (docs/INTERFACES.md, "Capabilities"): a
+// campaign draws inside it, and a decline inside it is a broken promise. Gradients take no
+// dilation ("dilation rates greater than 1 are not yet supported in gradients"), conv3dTranspose
+// has none ("gradient function not found for Conv3DBackpropInputV2"), and the wasm backend
+// registers no Conv2DBackpropFilter and no depthwise gradient kernels. Each region was checked by
+// campaigns of both backends.
+function capabilities(backend) {
+  const cpu = backend === 'cpu';
+  const depthwise = ['plain', 'depthwise', 'depthwise_multiplier'];
+  const tfPadding = 'tf_valid_or_same';
+  return [
+    {directions: ['fwd'], kinds: ['ordinary'], ranks: [1, 2], groups: depthwise,
+     stride_with_dilation: false},
+    {directions: cpu ? ['bwd_data', 'bwd_weight'] : ['bwd_data'], kinds: ['ordinary'],
+     ranks: [1, 2], groups: cpu ? depthwise : ['plain'], dilation: false},
+    {directions: ['fwd'], kinds: ['ordinary'], ranks: [3], groups: ['plain'],
+     stride_with_dilation: false, padding: tfPadding},
+    {directions: ['bwd_data', 'bwd_weight'], kinds: ['ordinary'], ranks: [3], groups: ['plain'],
+     dilation: false, padding: tfPadding},
+    {directions: cpu ? ['fwd', 'bwd_data', 'bwd_weight'] : ['fwd', 'bwd_data'],
+     kinds: ['transposed'], ranks: [1, 2], groups: ['plain'], dilation: false},
+    {directions: ['fwd'], kinds: ['transposed'], ranks: [3], groups: ['plain'], dilation: false,
+     padding: tfPadding},
+  ];
+}
+
 // Shapes, channels-last, of the op's input, filter and output.
 function tfShapes({q, r, kind}) {
   const cin = q.in_channels, cout = q.out_channels;
@@ -181,6 +207,7 @@ async function main() {
     name: `tfjs-${backend}`,
     version: `${tf.version.tfjs} (${tf.getBackend()}${flags}; node ${process.versions.node})`,
     directions: ['fwd', 'bwd_data', 'bwd_weight'],
+    capabilities: capabilities(backend),
     compute,
   });
 }

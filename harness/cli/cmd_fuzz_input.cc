@@ -99,7 +99,9 @@ int RunExportFuzzSeeds(const std::vector<std::string>& paths, const Flags& f,
   // Large generated cases only where the decoder carries them (not under --max-macs).
   campaign.check.limits.max_macs = LargeMacs(*options);
   for (int64_t i = 0; i < generate; ++i) {
-    ConvCase c = CampaignCase(campaign, i);
+    Result<ConvCase> drawn = CampaignCase(campaign, i);
+    if (!drawn.ok()) return Fail(drawn.status());
+    ConvCase c = *drawn;
     c.sut = options->suts[static_cast<size_t>(i) % options->suts.size()];
     cases.push_back(c);
   }

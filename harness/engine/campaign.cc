@@ -64,17 +64,13 @@ class TakingTurns : public CaseRunner {
 
 class Campaign {
  public:
-  Campaign(const CampaignOptions& o, const CampaignHooks& hooks, std::vector<std::string> suts)
-      : o_(o),
-        hooks_(hooks),
-        suts_(std::move(suts)),
-        gen_(GenProblem(SpaceOf(o))),
-        directions_(DirectionsOf(o)) {
+  Campaign(const CampaignOptions& o, const CampaignHooks& hooks, CampaignSpace space)
+      : o_(o), hooks_(hooks), space_(std::move(space)), suts_(space_.suts) {
     CampaignSummary::Options& so = summary_.options;
     static_cast<RunSettings&>(so) = o;
     so.time_budget_seconds = o.max_cases > 0 ? 0 : o.seconds;
     so.suts = suts_;
-    for (Direction d : directions_) so.directions.push_back(DirectionName(d));
+    for (Direction d : space_.all_directions) so.directions.push_back(DirectionName(d));
     for (Fill f : o.fills) so.fills.push_back(FillName(f));
     summary_.workers = std::max(o.jobs, 1);
   }
@@ -101,7 +97,7 @@ class Campaign {
  private:
   double Elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
-  DrawnCase Draw(int64_t i) const { return DrawCase(o_, gen_, directions_, suts_, i); }
+  DrawnCase Draw(int64_t i) const { return DrawCase(o_, space_, i); }
 
   // The next case index of this shard, or -1 when the budget is spent.
   int64_t NextIndex() {
@@ -148,7 +144,7 @@ class Campaign {
           return true;
         },
         [&](Drawn& d, std::vector<CaseOutcome>& outcomes) {
-          Record(d.c, d.suts, outcomes);
+          Record(d.c, d.drawn.outside, d.suts, outcomes);
           for (size_t k = 0; k < d.suts.size(); ++k) {
             if (!IsDiscrepancy(outcomes[k].verdict)) continue;
             ConvCase differing = d.c;
@@ -165,7 +161,7 @@ class Campaign {
     summary_.time.generate += seconds;
   }
 
-  void Record(const ConvCase& c, const std::vector<std::string>& suts,
+  void Record(const ConvCase& c, bool outside, const std::vector<std::string>& suts,
               const std::vector<CaseOutcome>& outcomes) {
     std::lock_guard<std::mutex> lock(mu_);
     ++generated_;
@@ -176,6 +172,7 @@ class Campaign {
       // Findings keep the pipeline's own name.
       checked.sut = k + 1 < suts.size() || !o_.suts.empty() ? suts[k] : "transform:random";
       CountCase(&summary_, checked, outcomes[k], /*count_shared_time=*/k == 0);
+      if (outside) ++summary_.outside;
     }
   }
 
@@ -301,15 +298,14 @@ class Campaign {
     if (!line) return;
     std::fprintf(
         stderr, "%s%s%s", tty ? "\r" : "",
-        ProgressLine(o_, generated, snapshot.cases, snapshot.buckets.size(), now, final).c_str(),
+        ProgressLine(o_, generated, snapshot, now, final).c_str(),
         tty && !final ? "   " : "\n");
   }
 
   const CampaignOptions& o_;
   const CampaignHooks& hooks_;
-  const std::vector<std::string> suts_;
-  const rc::Gen<ConvProblem> gen_;
-  const std::vector<Direction> directions_;
+  const CampaignSpace space_;
+  const std::vector<std::string>& suts_;
   Clock::time_point start_;
   std::atomic<int64_t> next_{0};
   std::atomic<int> finished_workers_{0};
@@ -336,10 +332,9 @@ void RequestCampaignStop() { g_stop = true; }
 bool CampaignStopRequested() { return g_stop; }
 
 Result<CampaignSummary> RunCampaign(const CampaignOptions& options, const CampaignHooks& hooks) {
-  std::vector<std::string> suts = options.suts.empty() ? OurSutNames() : options.suts;
-  for (const std::string& name : suts)  // fail fast on a name no worker could make
-    if (Result<std::unique_ptr<Sut>> sut = MakeSut(name, options.check.suts); !sut.ok())
-      return sut.status();
+  Result<CampaignSpace> space =
+      MakeCampaignSpace(options, options.suts.empty() ? OurSutNames() : options.suts);
+  if (!space.ok()) return space.status();
   if (options.fills.empty()) return Status::Invalid("no fill selected");
   if (options.shard_count < 1 || options.shard_index < 0 ||
       options.shard_index >= options.shard_count)
@@ -355,7 +350,7 @@ Result<CampaignSummary> RunCampaign(const CampaignOptions& options, const Campai
         Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
                            o.seconds + std::min(o.shrink_seconds, std::max(2.0, 0.1 * o.seconds))));
   g_stop = false;
-  Campaign campaign(o, hooks, std::move(suts));
+  Campaign campaign(o, hooks, std::move(space).value());
   return campaign.Run();
 }
 

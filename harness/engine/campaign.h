@@ -44,8 +44,9 @@ struct CampaignHooks {
 };
 
 // The case a campaign with these options checks as its index-th (SUT left empty): a function of
-// (seed, index) alone, whatever the jobs, shard or timing.
-ConvCase CampaignCase(const CampaignOptions& options, int64_t index);
+// (seed, index) and what its SUTs declare alone, whatever the jobs, shard or timing. Makes the
+// SUTs to ask them (an error is MakeSut's).
+Result<ConvCase> CampaignCase(const CampaignOptions& options, int64_t index);
 
 Result<CampaignSummary> RunCampaign(const CampaignOptions& options, const CampaignHooks& hooks);
 

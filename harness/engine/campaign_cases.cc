@@ -1,6 +1,7 @@
 #include "harness/engine/campaign_cases.h"
 
 #include <algorithm>
+#include <memory>
 #include <utility>
 
 #include "core/prng.h"
@@ -8,17 +9,7 @@
 #include "harness/suts/sut_registry.h"
 
 namespace convparity {
-
-DrawnCase DrawCase(const CampaignOptions& o, const rc::Gen<ConvProblem>& gen,
-                   const std::vector<Direction>& directions, const std::vector<std::string>& suts,
-                   int64_t i) {
-  const size_t nd = directions.size();
-  rc::Shrinkable<ConvProblem> problem =
-      gen(rc::Random(MixSeed(o.seed, static_cast<uint64_t>(i))), rc::kNominalSize);
-  const GraphForm* graph = &CampaignGraphForm(problem.value(), suts, o.check.suts, o.max_macs, i);
-  return {std::move(problem), directions[i % nd], o.fills[(i / nd) % o.fills.size()],
-          MixSeed(o.seed ^ 0x5EEDull, static_cast<uint64_t>(i)), graph};
-}
+namespace {
 
 ProblemSpace SpaceOf(const CampaignOptions& o) {
   ProblemSpace space;
@@ -32,14 +23,100 @@ ProblemSpace SpaceOf(const CampaignOptions& o) {
   return space;
 }
 
-std::vector<Direction> DirectionsOf(const CampaignOptions& o) {
-  return o.directions.empty() ? AllDirections() : o.directions;
+// The streams of a case's redraws and of its choice to be drawn outside, apart from its first draw
+// (MixSeed(seed, i), as before declarations) and its fill's seed.
+constexpr uint64_t kRedrawStream = 0xD3A7ull, kOutsideStream = 0x0575ull;
+
+}  // namespace
+
+Result<CampaignSpace> MakeCampaignSpace(const CampaignOptions& o, std::vector<std::string> suts) {
+  std::vector<Capabilities> declarations;
+  for (const std::string& name : suts) {
+    Result<std::unique_ptr<Sut>> sut = MakeSut(name, o.check.suts);
+    if (!sut.ok()) return sut.status();
+    declarations.push_back((*sut)->capabilities());
+  }
+  const ProblemSpace all = SpaceOf(o);
+  CampaignSpace space{GenProblem(all), {}, {}, Union(declarations), std::move(suts), {}};
+  space.all_directions = o.directions.empty() ? AllDirections() : o.directions;
+  space.inside.assign(AllDirections().size(), space.gen);
+  for (Direction d : space.all_directions) {
+    if (!space.declared.declared) {
+      space.directions.push_back(d);
+      continue;
+    }
+    // What the regions that run d draw: their ranks, kinds, groupings, and dilation if one has it.
+    ProblemSpace narrowed = all;
+    uint32_t ranks = 0, kinds = 0;
+    narrowed.dilation = false;
+    narrowed.group_kinds = 0;
+    for (const CapabilityRegion& r : space.declared.regions) {
+      if (!(r.directions & DirectionMask({d})) || !(r.forms & 1u)) continue;
+      ranks |= r.ranks;
+      kinds |= r.kinds;
+      narrowed.group_kinds |= r.groups;
+      narrowed.dilation = narrowed.dilation || r.dilation;
+    }
+    narrowed.ranks.clear();
+    for (int rank : all.ranks)
+      if (ranks >> rank & 1u) narrowed.ranks.push_back(rank);
+    narrowed.ordinary = all.ordinary && (kinds & 1u);
+    narrowed.transposed = all.transposed && (kinds & 2u);
+    if (narrowed.ranks.empty() || !(narrowed.ordinary || narrowed.transposed)) continue;
+    space.directions.push_back(d);
+    space.inside[static_cast<size_t>(d)] = GenProblem(narrowed);
+  }
+  // No SUT runs any of them: every case is outside, and drawn as it comes.
+  if (space.directions.empty()) space.directions = space.all_directions;
+  return space;
 }
 
-ConvCase CampaignCase(const CampaignOptions& options, int64_t index) {
-  return DrawCase(options, GenProblem(SpaceOf(options)), DirectionsOf(options),
-                  options.suts.empty() ? OurSutNames() : options.suts, index)
-      .Case();
+DrawnCase DrawCase(const CampaignOptions& o, const CampaignSpace& space, int64_t i) {
+  const uint64_t index = static_cast<uint64_t>(i);
+  const Capabilities& declared = space.declared;
+  const bool outside =
+      declared.declared && MixSeed(o.seed ^ kOutsideStream, index) % kOutsideEvery == 0;
+  const std::vector<Direction>& directions = outside ? space.all_directions : space.directions;
+  const size_t nd = directions.size();
+  const Direction d = directions[index % nd];
+  // A case drawn inside comes from the space narrowed to the regions of its direction.
+  const rc::Gen<ConvProblem>& gen = outside ? space.gen : space.inside[static_cast<size_t>(d)];
+  auto draw = [&](int attempt) {
+    const uint64_t stream = attempt == 0 ? MixSeed(o.seed, index)
+                                         : MixSeed(MixSeed(o.seed ^ kRedrawStream, index), attempt);
+    // A narrowed space too small for the generator's filter: the whole space, redrawn.
+    try {
+      rc::Shrinkable<ConvProblem> drawn = gen(rc::Random(stream), rc::kNominalSize);
+      drawn.value();
+      return drawn;
+    } catch (const rc::GenerationFailure&) {
+      return space.gen(rc::Random(stream), rc::kNominalSize);
+    }
+  };
+  rc::Shrinkable<ConvProblem> problem = draw(0);
+  for (int attempt = 1; declared.declared && attempt < kMaxDraws; ++attempt) {
+    const ConvProblem& p = problem.value();
+    const bool landed = outside ? JustOutside(declared, ConvForm().name, d, p)
+                                : !WhyOutside(declared, ConvForm().name, d, p);
+    if (landed) break;
+    problem = draw(attempt);
+  }
+  const GraphForm* graph =
+      &CampaignGraphForm(problem.value(), space.suts, o.check.suts, o.max_macs, i);
+  const bool landed_outside = WhyOutside(declared, graph->name, d, problem.value()).has_value();
+  return {std::move(problem),
+          d,
+          o.fills[(index / nd) % o.fills.size()],
+          MixSeed(o.seed ^ 0x5EEDull, index),
+          graph,
+          landed_outside};
+}
+
+Result<ConvCase> CampaignCase(const CampaignOptions& options, int64_t index) {
+  Result<CampaignSpace> space =
+      MakeCampaignSpace(options, options.suts.empty() ? OurSutNames() : options.suts);
+  if (!space.ok()) return space.status();
+  return DrawCase(options, *space, index).Case();
 }
 
 }  // namespace convparity

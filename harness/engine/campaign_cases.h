@@ -1,5 +1,6 @@
-// Which case a campaign checks as its index-th: a function of the options' seed and the index
-// alone (whatever the jobs, shard or timing), drawn with its shrink tree for the triage.
+// Which case a campaign checks as its index-th: a function of the options' seed, the index and
+// what the SUTs declare they can run alone (whatever the jobs, shard or timing), drawn with its
+// shrink tree for the triage.
 #pragma once
 
 #include <rapidcheck.h>
@@ -8,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "core/capabilities.h"
 #include "core/conv_case.h"
+#include "core/status.h"
 #include "generators/problem_gen.h"
 #include "harness/engine/campaign.h"
 
@@ -21,6 +24,7 @@ struct DrawnCase {
   Fill fill;
   uint64_t seed;
   const GraphForm* graph;
+  bool outside = false;  // outside the SUTs' declarations (mostly on purpose, just outside)
 
   ConvCase Case() const {
     ConvCase c{problem.value(), direction, "", fill, seed};
@@ -29,15 +33,34 @@ struct DrawnCase {
   }
 };
 
-// The problem space a campaign with these options draws from.
-ProblemSpace SpaceOf(const CampaignOptions& o);
+// What a campaign draws from, made once: its space's generator, its directions, and what its SUTs
+// declare they can run, together (core/capabilities.h Union; nothing declared when one of them
+// declares nothing).
+struct CampaignSpace {
+  rc::Gen<ConvProblem> gen;
+  std::vector<Direction> directions;  // the campaign's that some SUT's declaration runs
+  std::vector<Direction> all_directions;
+  Capabilities declared;
+  std::vector<std::string> suts;
+  // By direction: `gen` narrowed to the ranks, kinds, groupings and dilation of the regions that
+  // run it, which a case drawn inside is drawn from (fewer draws land outside).
+  std::vector<rc::Gen<ConvProblem>> inside;
+};
 
-// The directions a campaign checks (all three when none is named).
-std::vector<Direction> DirectionsOf(const CampaignOptions& o);
+// About one case in kOutsideEvery of a campaign whose SUTs declare what they run is drawn just
+// outside that (core/capabilities.h JustOutside): where a stack's own checks are tested.
+constexpr uint64_t kOutsideEvery = 12;
+// A case is drawn again, from another stream, until it lands where it is meant to, at most this
+// many times (then it is taken as it is).
+constexpr int kMaxDraws = 64;
 
-// Case i of the campaign: a function of (seed, i) and the SUTs alone.
-DrawnCase DrawCase(const CampaignOptions& o, const rc::Gen<ConvProblem>& gen,
-                   const std::vector<Direction>& directions, const std::vector<std::string>& suts,
-                   int64_t i);
+// The space of a campaign with these options over `suts`: each SUT is made once, here, to ask what
+// it declares (an error is the one MakeSut gives: a name no worker could make fails the campaign
+// before it starts).
+Result<CampaignSpace> MakeCampaignSpace(const CampaignOptions& o, std::vector<std::string> suts);
+
+// Case i of the campaign: a function of (seed, i) and the space alone. Inside the SUTs'
+// declarations, but for about one in kOutsideEvery; as before declarations when none is made.
+DrawnCase DrawCase(const CampaignOptions& o, const CampaignSpace& space, int64_t i);
 
 }  // namespace convparity

@@ -22,8 +22,8 @@ std::string Duration(double seconds) {
 
 // What a campaign has done and how long it has left: the time budget's rest, or with --cases the
 // cases left at the rate so far.
-std::string ProgressLine(const CampaignOptions& o, int64_t generated, int64_t checks,
-                         size_t buckets, double now, bool final) {
+std::string ProgressLine(const CampaignOptions& o, int64_t generated, const CampaignSummary& s,
+                         double now, bool final) {
   std::string left;
   if (final)
     left = "done";
@@ -36,9 +36,12 @@ std::string ProgressLine(const CampaignOptions& o, int64_t generated, int64_t ch
     left = "ETA " + Duration(std::max(0.0, o.seconds - now));
   char text[256];
   std::snprintf(text, sizeof text,
-                "[convparity] %lld cases, %lld checks (%.0f checks/s), %zu buckets, %s, %s",
-                static_cast<long long>(generated), static_cast<long long>(checks),
-                now > 0 ? static_cast<double>(checks) / now : 0.0, buckets, Duration(now).c_str(),
+                "[convparity] %lld cases, %lld checks: %lld computed (%.0f/s), %lld declined, "
+                "%zu buckets, %s, %s",
+                static_cast<long long>(generated), static_cast<long long>(s.cases),
+                static_cast<long long>(s.computed),
+                now > 0 ? static_cast<double>(s.computed) / now : 0.0,
+                static_cast<long long>(s.skipped), s.buckets.size(), Duration(now).c_str(),
                 left.c_str());
   return text;
 }

@@ -10,8 +10,9 @@
 namespace convparity {
 
 // What a campaign has done and how long it has left: the time budget's rest, or with --cases the
-// cases left at the rate so far.
-std::string ProgressLine(const CampaignOptions& o, int64_t generated, int64_t checks,
-                         size_t buckets, double now, bool final);
+// cases left at the rate so far. Its rate is of the checks the SUTs computed (`s`'s computed);
+// the declines are beside it.
+std::string ProgressLine(const CampaignOptions& o, int64_t generated, const CampaignSummary& s,
+                         double now, bool final);
 
 }  // namespace convparity

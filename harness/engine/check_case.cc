@@ -93,6 +93,8 @@ SutRun RunSut(Sut& sut, const ConvProblem& p, Direction d, const CaseInputs& inp
       buffers.vars[var.name] = (memory[var.name] = ToMemoryOrder(filled, var.memory_order)).data();
   buffers.result = result.data();
   SutRun run;
+  run.declared = sut.capabilities().declared;
+  run.outside = WhyOutside(sut.capabilities(), form.name, d, p);
   Stopwatch clock;
   try {
     GraphRun graph_run = sut.RunGraph(p, form, d, buffers);
@@ -201,8 +203,13 @@ CaseOutcome JudgeRun(const PreparedCase& prep, const std::string& sut_name, cons
   // the harness's, counted with the comparison.
   out.timing.compare = around_seconds - run.seconds;
   out.timing.sut = run.seconds;
-  if (run.status.code() == StatusCode::kUnsupported)
+  // A SUT's declaration is a promise: a decline inside it, or a result outside it, breaks it.
+  if (run.status.code() == StatusCode::kUnsupported) {
+    if (run.declared && !run.outside)
+      return end(Verdict::kBrokenPromise,
+                 sut_name + " declined a case inside its declaration: " + run.status.message());
     return end(Verdict::kSkipped, run.status.message());
+  }
   if (run.verdict == Verdict::kBrokenPromise)
     return end(Verdict::kBrokenPromise, sut_name + " broke a promise: " + run.status.message());
   if (run.verdict)  // a result of another shape
@@ -249,6 +256,11 @@ CaseOutcome JudgeRun(const PreparedCase& prep, const std::string& sut_name, cons
   }
   out.verdict = out.judgement.verdict;
   out.reason = Summary(out.judgement);
+  // Right or barely tested, a result is a promise broken; wrong values say more as they are.
+  if (run.outside && (out.verdict == Verdict::kPassed || out.verdict == Verdict::kMistrusted)) {
+    out.verdict = Verdict::kBrokenPromise;
+    out.reason = sut_name + " computed a case " + *run.outside;
+  }
   out.timing.oracle += reach_seconds;
   out.timing.compare += clock.Lap() - reach_seconds;
   return out;

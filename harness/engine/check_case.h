@@ -26,6 +26,10 @@ struct SutRun {
   HostTensor result;
   RunNotes notes;      // the SUT's LastRunNotes() when it succeeded
   double seconds = 0;  // the SUT's own call, without the layout conversions around it
+  // What the SUT declared it can run (Sut::capabilities) says of the case: whether it declared
+  // anything, and why the case is outside its declaration when it is.
+  bool declared = false;
+  std::optional<std::string> outside;
 };
 // `form` is the graph the SUT is asked to run (a ConvSut declines all but the convolution).
 SutRun RunSut(Sut& sut, const ConvProblem& p, Direction d, const CaseInputs& inputs,

@@ -101,6 +101,7 @@ void CountCase(CampaignSummary* s, const ConvCase& c, const CaseOutcome& outcome
       s->slow.slowest = c.sut + " " + CaseDescriptor(c.problem, c.direction);
     }
   }
+  if (outcome.judgement.elements > 0) ++s->computed;
   if (outcome.verdict == Verdict::kMistrusted) ++s->mistrusted;
   if (outcome.verdict == Verdict::kSkipped) {
     ++s->skipped;
@@ -238,6 +239,8 @@ void MergeSummary(CampaignSummary* s, const CampaignSummary& other) {
     s->slow.slowest_seconds = other.slow.slowest_seconds;
     s->slow.slowest = other.slow.slowest;
   }
+  s->computed += other.computed;
+  s->outside += other.outside;
   s->mistrusted += other.mistrusted;
   s->skipped += other.skipped;
   for (const auto& [reason, n] : other.skip_reasons) AddReason(&s->skip_reasons, reason, n);

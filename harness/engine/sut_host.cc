@@ -37,6 +37,8 @@ std::string RunAnswer(const SutRun& run, const std::string& sut_name, double aro
                       {"implementation", run.notes.implementation},
                       {"inexact", run.notes.inexact}};
   if (run.verdict) r["verdict"] = VerdictName(*run.verdict);
+  if (run.declared) r["declared"] = true;
+  if (run.outside) r["outside"] = *run.outside;
   std::string answer = nlohmann::json({{"run", r}}).dump() + "\n";
   answer.append(reinterpret_cast<const char*>(run.result.values.data()),
                 run.result.values.size() * sizeof(float));
@@ -171,6 +173,8 @@ Result<SutRun> RunFromAnswer(const nlohmann::json& r, const std::string& answer,
       run.verdict = *v;
     }
     run.seconds = r.at("seconds").get<double>();
+    run.declared = r.value("declared", false);
+    if (r.contains("outside")) run.outside = r.at("outside").get<std::string>();
     *around = r.at("around").get<double>();
     run.notes.implementation = r.at("implementation").get<std::string>();
     run.notes.inexact = r.at("inexact").get<bool>();

@@ -99,6 +99,11 @@ Result<ChildHello> ParseChildHello(const std::string& line) {
     if (!hello.Implements(*dir)) hello.directions.push_back(*dir);
   }
   std::sort(hello.directions.begin(), hello.directions.end());
+  if (j.contains("capabilities")) {
+    Result<Capabilities> caps = CapabilitiesFromJson(j["capabilities"], "the child's capabilities");
+    if (!caps.ok()) return caps.status();
+    hello.capabilities = Within(*caps, /*ConvForm*/ 1u, DirectionMask(hello.directions));
+  }
   return hello;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/capabilities.h"
 #include "core/conv_problem.h"
 #include "core/status.h"
 
@@ -23,10 +24,13 @@ struct ChildHello {
   std::string name;
   std::string version;
   std::vector<Direction> directions;
+  // What it declares it can run (optional), within the single convolutions of `directions`.
+  Capabilities capabilities;
 
   bool Implements(Direction d) const;
   bool operator==(const ChildHello& o) const {
-    return name == o.name && version == o.version && directions == o.directions;
+    return name == o.name && version == o.version && directions == o.directions &&
+           CapabilitiesToJson(capabilities) == CapabilitiesToJson(o.capabilities);
   }
   std::string Text() const;  // "name version (fwd, bwd_data)"
 };

@@ -44,6 +44,7 @@ class ExecSut : public ConvSut {
   // (verdict hung) when the answer does not come in time.
   Status Run(const ConvProblem& p, Direction direction, const ConvBuffers& buffers) override;
 
+  const Capabilities& capabilities() const override { return hello_.capabilities; }
   const ChildHello& hello() const { return hello_; }
   int64_t children_started() const { return children_started_; }
 

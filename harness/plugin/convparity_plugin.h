@@ -210,9 +210,11 @@ typedef struct convparity_plugin {
    * capabilities JSON (docs/INTERFACES.md, "Capabilities"), at most 65536 bytes, e.g.
    *   "[{\"directions\": [\"fwd\"], \"ranks\": [1, 2], \"output_padding\": \"below_stride\"}]"
    * for a plugin that runs forward 1-D and 2-D convolutions with output_padding below the stride.
-   * Everything the plugin declines (CONVPARITY_UNSUPPORTED) should be outside it, and everything
-   * outside it declined. convparity reads it on load: a declaration that is not valid JSON of that
-   * vocabulary refuses the plugin. */
+   * Everything the plugin declines (CONVPARITY_UNSUPPORTED) must be outside it, and everything
+   * outside it declined: a case inside that it declines, or one outside that it computes, is the
+   * verdict broken_promise. Campaigns draw their cases inside it (and a few just outside).
+   * convparity reads it on load: a declaration that is not valid JSON of that vocabulary refuses
+   * the plugin. */
   const char* capabilities;
   /* Optional: one declaration per variant, in variant_names' order (variant_count of them). A NULL
    * array, or a NULL entry, means the plugin's own; "null", nothing declared. */

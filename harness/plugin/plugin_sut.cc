@@ -157,14 +157,10 @@ Result<Capabilities> DeclarationOf(const convparity_plugin* t, int32_t variant_i
 // What a plugin declares, within what it is: it runs single convolutions (ConvForm, the first of
 // GraphForms) in the directions its table lists.
 Capabilities WithinTable(Capabilities caps, uint32_t directions) {
-  uint32_t listed = 0;
+  std::vector<Direction> listed;
   for (Direction d : AllDirections())
-    if (directions & DirectionBit(d)) listed |= 1u << static_cast<int>(d);
-  for (CapabilityRegion& r : caps.regions) {
-    r.forms &= 1u;
-    r.directions &= listed;
-  }
-  return caps;
+    if (directions & DirectionBit(d)) listed.push_back(d);
+  return Within(std::move(caps), 1u, DirectionMask(listed));
 }
 
 // Checks what the entry returned; the message completes "plugin <path>: ".

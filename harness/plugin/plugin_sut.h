@@ -72,7 +72,7 @@ class PluginSut : public ConvSut {
   std::vector<std::string> variant_names() const;          // what the plugin offers (ABI 2)
   // What the plugin, or its variant, declares it can run (ABI 3; not `declared` when it says
   // nothing), within the conv form and the directions it implements.
-  const Capabilities& capabilities() const { return capabilities_; }
+  const Capabilities& capabilities() const override { return capabilities_; }
 
  private:
   PluginSut(std::string path, void* handle, const convparity_plugin* table, std::string variant,

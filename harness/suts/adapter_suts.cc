@@ -21,6 +21,7 @@ class AdapterSut : public ConvSut {
     return plugin_->Run(p, d, buffers);
   }
   RunNotes LastRunNotes() const override { return plugin_->LastRunNotes(); }
+  const Capabilities& capabilities() const override { return plugin_->capabilities(); }
 
  private:
   std::string name_;

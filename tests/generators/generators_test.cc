@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "core/capabilities.h"
 #include "core/descriptor.h"
 #include "generators/problem_gen.h"
 
@@ -255,6 +257,36 @@ TEST(ProblemGen, RestrictedSpacesAreRespected) {
       if (!n.space.bias) {
         EXPECT_FALSE(p.bias);
       }
+    }
+  }
+}
+
+// What a SUT's declaration narrows a campaign to (harness/engine/campaign_cases.h): the recipe
+// draws the groupings and dilation asked for, so that few draws are filtered out.
+TEST(ProblemGen, OnlyTheGroupingsAndDilationAskedForAreDrawn) {
+  const GroupKind kinds[] = {GroupKind::kPlain, GroupKind::kGrouped, GroupKind::kDepthwise,
+                             GroupKind::kDepthwiseMultiplier};
+  for (uint32_t mask : {1u, 2u, 4u, 8u, 5u, 12u}) {
+    for (bool dilation : {false, true}) {
+      ProblemSpace space;
+      space.group_kinds = mask;
+      space.dilation = dilation;
+      std::set<GroupKind> seen;
+      bool dilated = false;
+      const int kDraws = 400;
+      int inside = 0;
+      for (const ConvProblem& p : Sample(GenProblemUnfiltered(space), kDraws, 5))
+        inside += InSpace(p, space);
+      EXPECT_GT(inside, kDraws * 7 / 10) << "groupings " << mask << ", dilation " << dilation;
+      for (const ConvProblem& p : Sample(GenProblem(space), kDraws, 5)) {
+        ASSERT_TRUE(InSpace(p, space));
+        seen.insert(GroupKindOf(p));
+        for (int i = 0; i < p.rank; ++i) dilated = dilated || p.dilation[i] > 1;
+      }
+      for (GroupKind k : kinds)
+        EXPECT_EQ(seen.count(k), (mask >> static_cast<int>(k)) & 1u)
+            << "groupings " << mask << ": kind " << static_cast<int>(k);
+      EXPECT_EQ(dilated, dilation);
     }
   }
 }

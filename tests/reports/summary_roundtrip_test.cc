@@ -104,6 +104,8 @@ CampaignSummary GenSummary() {
   s.elapsed_seconds = *GenReal();
   s.workers = *rc::gen::inRange(0, 1000);
   s.cases = *GenCount();
+  s.computed = *GenCount();
+  s.outside = *GenCount();
   for (int n = *rc::gen::inRange(0, 4); n > 0; --n)
     s.verdicts[*GenName()][*rc::gen::elementOf(kDirections)] =
         GenCounts(rc::gen::elementOf(kVerdicts));
@@ -285,6 +287,30 @@ TEST(SummaryFromJson, ReadsSummariesWithoutTheWorkersProtocolAndIdleTime) {
   j["time_seconds"].erase("protocoll");
   j["time_seconds"]["idle"] = -1;
   EXPECT_NE(ErrorOf(j).find("time_seconds.idle"), std::string::npos) << ErrorOf(j);
+}
+
+// Summaries written before the computed checks were counted derive them from the verdicts of a
+// judged result; before the cases outside the declarations were counted, there are none.
+TEST(SummaryFromJson, ReadsSummariesWithoutTheComputedAndOutsideCounts) {
+  json j = Valid();
+  j["cases"]["by_sut"] = {{"x", {{"fwd", {{"passed", 3}, {"skipped", 5}, {"failed", 2}}},
+                                 {"bwd_data", {{"mistrusted", 1}, {"crashed", 4}}}}}};
+  j["cases"]["computed"] = 9;
+  j["cases"]["outside"] = 2;
+  Result<CampaignSummary> r = SummaryFromJson(j);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->computed, 9);
+  EXPECT_EQ(r->outside, 2);
+  j["cases"].erase("computed");
+  j["cases"].erase("outside");
+  j["throughput"].erase("computed_per_second");
+  j["throughput"].erase("computed_per_second_per_worker");
+  r = SummaryFromJson(j);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->computed, 6);  // passed, failed, mistrusted
+  EXPECT_EQ(r->outside, 0);
+  j["cases"]["computed"] = -1;
+  EXPECT_NE(ErrorOf(j).find("cases.computed"), std::string::npos) << ErrorOf(j);
 }
 
 // `check`'s invalid case files: summaries written before it listed them read as none; a listed one

@@ -201,13 +201,13 @@ TEST(Campaign, CaseIDependsOnlyOnTheSeedAndI) {
   b.jobs = 2;
   b.shard_index = 1;
   b.shard_count = 3;
-  for (int64_t i : {0, 1, 17, 1000}) EXPECT_TRUE(CampaignCase(a, i) == CampaignCase(b, i));
+  for (int64_t i : {0, 1, 17, 1000}) EXPECT_TRUE(*CampaignCase(a, i) == *CampaignCase(b, i));
   std::set<std::string> distinct;
   for (int64_t i = 0; i < 50; ++i)
-    distinct.insert(CaseDescriptor(CampaignCase(a, i).problem, Direction::kForward));
+    distinct.insert(CaseDescriptor(CampaignCase(a, i)->problem, Direction::kForward));
   EXPECT_GT(distinct.size(), 45u);
   b.seed = 12;
-  EXPECT_FALSE(CampaignCase(a, 3) == CampaignCase(b, 3));
+  EXPECT_FALSE(*CampaignCase(a, 3) == *CampaignCase(b, 3));
 }
 
 }  // namespace

@@ -111,7 +111,7 @@ std::optional<Shrunk> FindAndShrink(const std::string& sut, CaseRunner& runner, 
   o.max_macs = 20000;
   o.suts = {sut};
   for (int64_t i = 0; i < cases; ++i) {
-    ConvCase c = CampaignCase(o, i);
+    ConvCase c = *CampaignCase(o, i);
     c.sut = sut;
     const CaseOutcome seen = runner.Check(c, {sut})[0];
     if (!IsDiscrepancy(seen.verdict)) continue;

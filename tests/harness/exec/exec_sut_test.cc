@@ -217,5 +217,28 @@ TEST(ExecProtocol, AHelloNamesItsStackVersionAndDirections) {
     EXPECT_FALSE(ParseChildHello(bad).ok()) << bad;
 }
 
+// A hello may declare what the child can run; a malformed declaration fails the hello, and one
+// that names a direction the child does not implement is held within those it does.
+TEST(ExecProtocol, AHelloMayDeclareWhatTheChildCanRun) {
+  const std::string head = R"({"type":"hello","protocol":1,"name":"x","version":"2",)"
+                           R"("directions":["fwd","bwd_data"])";
+  Result<ChildHello> hello = ParseChildHello(head + "}");
+  ASSERT_TRUE(hello.ok()) << hello.status().message();
+  EXPECT_FALSE(hello->capabilities.declared);
+  hello = ParseChildHello(head + R"(,"capabilities":null})");
+  ASSERT_TRUE(hello.ok()) << hello.status().message();
+  EXPECT_FALSE(hello->capabilities.declared);
+  hello = ParseChildHello(head + R"(,"capabilities":[{"ranks":[1,2]}]})");
+  ASSERT_TRUE(hello.ok()) << hello.status().message();
+  EXPECT_EQ(CapabilitiesToJson(hello->capabilities),
+            nlohmann::json::parse(R"([{"forms":["conv"],"directions":["fwd","bwd_data"],)"
+                                  R"("ranks":[1,2]}])"));
+  EXPECT_FALSE(*hello == *ParseChildHello(head + R"(,"capabilities":[{"ranks":[1]}]})"));
+  Result<ChildHello> bad = ParseChildHello(head + R"(,"capabilities":[{"ranks":[4]}]})");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), "the child's capabilities[0].ranks: 4 is not a rank (1, 2, 3)");
+  EXPECT_FALSE(ParseChildHello(head + R"(,"capabilities":{"ranks":[1]}})").ok());
+}
+
 }  // namespace
 }  // namespace convparity

@@ -331,7 +331,7 @@ TEST(TransformSut, APipelineBehindAMappedNameGetsChainCasesLikeOneNamedDirectly)
   named.check.suts = mapped;
   int chains = 0;
   for (int64_t i = 0; i < 8 * kGraphEvery; ++i) {
-    const ConvCase direct = CampaignCase(o, i), behind_a_name = CampaignCase(named, i);
+    const ConvCase direct = *CampaignCase(o, i), behind_a_name = *CampaignCase(named, i);
     EXPECT_EQ(behind_a_name.graph, direct.graph) << "case " << i;
     chains += direct.graph == &ChainForm();
     EXPECT_EQ(CampaignCaseSuts(named.suts, mapped, false, o.seed, i, *direct.graph), named.suts);
