@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "core/prng.h"
@@ -27,6 +28,30 @@ ProblemSpace SpaceOf(const CampaignOptions& o) {
 // (MixSeed(seed, i), as before declarations) and its fill's seed.
 constexpr uint64_t kRedrawStream = 0xD3A7ull, kOutsideStream = 0x0575ull;
 
+// `all` narrowed to what the regions of `declared` that run `d` draw: their ranks, kinds and
+// groupings, and dilation if one of them has it. None when no region runs d inside `all`.
+std::optional<ProblemSpace> Narrowed(const ProblemSpace& all, const Capabilities& declared,
+                                     Direction d) {
+  ProblemSpace narrowed = all;
+  uint32_t ranks = 0, kinds = 0;
+  narrowed.dilation = false;
+  narrowed.group_kinds = 0;
+  for (const CapabilityRegion& r : declared.regions) {
+    if (!(r.directions & DirectionMask({d})) || !(r.forms & 1u)) continue;  // 1u: the conv form
+    ranks |= r.ranks;
+    kinds |= r.kinds;
+    narrowed.group_kinds |= r.groups;
+    narrowed.dilation = narrowed.dilation || r.dilation;
+  }
+  narrowed.ranks.clear();
+  for (int rank : all.ranks)
+    if (ranks >> rank & 1u) narrowed.ranks.push_back(rank);
+  narrowed.ordinary = all.ordinary && (kinds & 1u);
+  narrowed.transposed = all.transposed && (kinds & 2u);
+  if (narrowed.ranks.empty() || !(narrowed.ordinary || narrowed.transposed)) return std::nullopt;
+  return narrowed;
+}
+
 }  // namespace
 
 Result<CampaignSpace> MakeCampaignSpace(const CampaignOptions& o, std::vector<std::string> suts) {
@@ -43,28 +68,10 @@ Result<CampaignSpace> MakeCampaignSpace(const CampaignOptions& o, std::vector<st
   for (Direction d : space.all_directions) {
     if (!space.declared.declared) {
       space.directions.push_back(d);
-      continue;
+    } else if (std::optional<ProblemSpace> narrowed = Narrowed(all, space.declared, d)) {
+      space.directions.push_back(d);
+      space.inside[static_cast<size_t>(d)] = GenProblem(*narrowed);
     }
-    // What the regions that run d draw: their ranks, kinds, groupings, and dilation if one has it.
-    ProblemSpace narrowed = all;
-    uint32_t ranks = 0, kinds = 0;
-    narrowed.dilation = false;
-    narrowed.group_kinds = 0;
-    for (const CapabilityRegion& r : space.declared.regions) {
-      if (!(r.directions & DirectionMask({d})) || !(r.forms & 1u)) continue;
-      ranks |= r.ranks;
-      kinds |= r.kinds;
-      narrowed.group_kinds |= r.groups;
-      narrowed.dilation = narrowed.dilation || r.dilation;
-    }
-    narrowed.ranks.clear();
-    for (int rank : all.ranks)
-      if (ranks >> rank & 1u) narrowed.ranks.push_back(rank);
-    narrowed.ordinary = all.ordinary && (kinds & 1u);
-    narrowed.transposed = all.transposed && (kinds & 2u);
-    if (narrowed.ranks.empty() || !(narrowed.ordinary || narrowed.transposed)) continue;
-    space.directions.push_back(d);
-    space.inside[static_cast<size_t>(d)] = GenProblem(narrowed);
   }
   // No SUT runs any of them: every case is outside, and drawn as it comes.
   if (space.directions.empty()) space.directions = space.all_directions;
