@@ -303,6 +303,19 @@ bool JustOutside(const Capabilities& caps, const std::string& form, Direction d,
   return one_off;
 }
 
+bool HoldsEveryProblem(const CapabilityRegion& r) {
+  for (const SetPredicate& set : kSets) {
+    if (set.mask == &CapabilityRegion::forms || set.mask == &CapabilityRegion::directions) continue;
+    const size_t values = set.names().size();
+    for (size_t i = set.mask == &CapabilityRegion::ranks ? 1 : 0; i < values; ++i)
+      if (!Has(r.*set.mask, i)) return false;
+  }
+  const CapabilityRegion any;
+  return !r.unit_channels_per_group && r.dilation && r.stride_with_dilation &&
+         r.output_padding == any.output_padding && r.padding == any.padding && !r.kernel &&
+         !r.stride;
+}
+
 Capabilities Within(Capabilities caps, uint32_t forms, uint32_t directions) {
   for (CapabilityRegion& r : caps.regions) {
     r.forms &= forms;

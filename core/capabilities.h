@@ -47,6 +47,10 @@ enum class PaddingRule {
                    // the larger half at the end), n the input (ordinary) or the output (transposed)
 };
 
+// The bits of the sets below that name the single convolution (ConvForm, the first of
+// GraphForms()) and the two kinds.
+inline constexpr uint32_t kConvFormBit = 1u, kOrdinaryBit = 1u, kTransposedBit = 2u;
+
 struct CapabilityRegion {
   // Each set is a bit mask over its enum's values (1 << value), every value when all bits are set.
   uint32_t forms = ~0u;  // bit i: GraphForms()[i]
@@ -92,6 +96,8 @@ bool JustOutside(const Capabilities& caps, const std::string& form, Direction d,
 
 // `caps` within what a SUT is: each region narrowed to the graph forms (bit i: GraphForms()[i])
 // and the directions (DirectionMask) it runs.
+// Whether a region holds every problem (of its forms and directions): nothing is just outside it.
+bool HoldsEveryProblem(const CapabilityRegion& region);
 Capabilities Within(Capabilities caps, uint32_t forms, uint32_t directions);
 uint32_t DirectionMask(const std::vector<Direction>& directions);  // bit d for direction d
 // What any of several SUTs can run: nothing declared when one of them declares nothing (it may run

@@ -68,7 +68,7 @@ struct CampaignSummary {
   // Of them, the cases a SUT computed (their results were judged: what the headline rate counts),
   // and those drawn outside the declarations of the campaign's SUTs (core/capabilities.h), mostly
   // on purpose. A summary written before either was counted derives `computed` from the verdicts
-  // and has no `outside`.
+  // of a judged result (passed, failed, mistrusted, unwritten) and has no `outside`.
   int64_t computed = 0, outside = 0;
   // SUT → direction → verdict → cases.
   std::map<std::string, std::map<std::string, std::map<std::string, int64_t>>> verdicts;

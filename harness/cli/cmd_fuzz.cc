@@ -105,7 +105,7 @@ int RunFuzz(const Flags& f, const CheckContext& context) {
   int64_t hits = 0;
   for (const auto& [signature, bucket] : s.buckets) hits += bucket.hits;
   std::printf(
-      "%lld checks in %.1f s: %lld computed (%.0f/s), %lld declined; %zu buckets (+%lld hits); "
+      "%lld checks in %.1f s: %lld computed (%.0f/s), %lld skipped; %zu buckets (+%lld hits); "
       "summary in %s/summary.json\n",
       static_cast<long long>(s.cases), s.elapsed_seconds, static_cast<long long>(s.computed),
       s.elapsed_seconds > 0 ? s.computed / s.elapsed_seconds : 0.0,

@@ -10,6 +10,7 @@
 #include "core/features.h"
 #include "harness/cli/commands.h"
 #include "harness/engine/campaign.h"
+#include "harness/engine/campaign_cases.h"
 #include "harness/engine/outcome_json.h"
 #include "harness/engine/summary_counts.h"
 #include "harness/engine/tool_info.h"
@@ -98,10 +99,10 @@ int RunExportFuzzSeeds(const std::vector<std::string>& paths, const Flags& f,
   campaign.max_macs = options->max_macs;
   // Large generated cases only where the decoder carries them (not under --max-macs).
   campaign.check.limits.max_macs = LargeMacs(*options);
+  Result<CampaignSpace> space = MakeCampaignSpace(campaign, OurSutNames());
+  if (!space.ok()) return Fail(space.status());
   for (int64_t i = 0; i < generate; ++i) {
-    Result<ConvCase> drawn = CampaignCase(campaign, i);
-    if (!drawn.ok()) return Fail(drawn.status());
-    ConvCase c = *drawn;
+    ConvCase c = DrawCase(campaign, *space, i).Case();
     c.sut = options->suts[static_cast<size_t>(i) % options->suts.size()];
     cases.push_back(c);
   }

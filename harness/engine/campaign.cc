@@ -70,7 +70,8 @@ class Campaign {
     static_cast<RunSettings&>(so) = o;
     so.time_budget_seconds = o.max_cases > 0 ? 0 : o.seconds;
     so.suts = suts_;
-    for (Direction d : space_.all_directions) so.directions.push_back(DirectionName(d));
+    for (Direction d : o.directions.empty() ? AllDirections() : o.directions)
+      so.directions.push_back(DirectionName(d));
     for (Fill f : o.fills) so.fills.push_back(FillName(f));
     summary_.workers = std::max(o.jobs, 1);
   }

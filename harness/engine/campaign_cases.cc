@@ -37,7 +37,7 @@ std::optional<ProblemSpace> Narrowed(const ProblemSpace& all, const Capabilities
   narrowed.dilation = false;
   narrowed.group_kinds = 0;
   for (const CapabilityRegion& r : declared.regions) {
-    if (!(r.directions & DirectionMask({d})) || !(r.forms & 1u)) continue;  // 1u: the conv form
+    if (!(r.directions & DirectionMask({d})) || !(r.forms & kConvFormBit)) continue;
     ranks |= r.ranks;
     kinds |= r.kinds;
     narrowed.group_kinds |= r.groups;
@@ -46,8 +46,8 @@ std::optional<ProblemSpace> Narrowed(const ProblemSpace& all, const Capabilities
   narrowed.ranks.clear();
   for (int rank : all.ranks)
     if (ranks >> rank & 1u) narrowed.ranks.push_back(rank);
-  narrowed.ordinary = all.ordinary && (kinds & 1u);
-  narrowed.transposed = all.transposed && (kinds & 2u);
+  narrowed.ordinary = all.ordinary && (kinds & kOrdinaryBit);
+  narrowed.transposed = all.transposed && (kinds & kTransposedBit);
   if (narrowed.ranks.empty() || !(narrowed.ordinary || narrowed.transposed)) return std::nullopt;
   return narrowed;
 }
@@ -62,28 +62,37 @@ Result<CampaignSpace> MakeCampaignSpace(const CampaignOptions& o, std::vector<st
     declarations.push_back((*sut)->capabilities());
   }
   const ProblemSpace all = SpaceOf(o);
-  CampaignSpace space{GenProblem(all), {}, {}, Union(declarations), std::move(suts), {}};
-  space.all_directions = o.directions.empty() ? AllDirections() : o.directions;
+  CampaignSpace space{GenProblem(all), Union(declarations), std::move(suts), {}, {}, {}, {}};
+  const std::vector<Direction> directions = o.directions.empty() ? AllDirections() : o.directions;
   space.inside.assign(AllDirections().size(), space.gen);
-  for (Direction d : space.all_directions) {
-    if (!space.declared.declared) {
+  space.runs.assign(AllDirections().size(), !space.declarations.declared);
+  for (Direction d : directions) {
+    if (!space.declarations.declared) {
       space.directions.push_back(d);
-    } else if (std::optional<ProblemSpace> narrowed = Narrowed(all, space.declared, d)) {
-      space.directions.push_back(d);
-      space.inside[static_cast<size_t>(d)] = GenProblem(*narrowed);
+      continue;
     }
+    const std::optional<ProblemSpace> narrowed = Narrowed(all, space.declarations, d);
+    if (!narrowed) continue;
+    space.directions.push_back(d);
+    space.inside[static_cast<size_t>(d)] = GenProblem(*narrowed);
+    space.runs[static_cast<size_t>(d)] = true;
+    const std::vector<CapabilityRegion>& regions = space.declarations.regions;
+    if (std::none_of(regions.begin(), regions.end(), [d](const CapabilityRegion& r) {
+          return (r.directions & DirectionMask({d})) && (r.forms & kConvFormBit) &&
+                 HoldsEveryProblem(r);
+        }))
+      space.outside_directions.push_back(d);
   }
-  // No SUT runs any of them: every case is outside, and drawn as it comes.
-  if (space.directions.empty()) space.directions = space.all_directions;
+  if (space.directions.empty()) space.directions = directions;
   return space;
 }
 
 DrawnCase DrawCase(const CampaignOptions& o, const CampaignSpace& space, int64_t i) {
   const uint64_t index = static_cast<uint64_t>(i);
-  const Capabilities& declared = space.declared;
-  const bool outside =
-      declared.declared && MixSeed(o.seed ^ kOutsideStream, index) % kOutsideEvery == 0;
-  const std::vector<Direction>& directions = outside ? space.all_directions : space.directions;
+  const Capabilities& declared = space.declarations;
+  const bool outside = declared.declared && !space.outside_directions.empty() &&
+                       MixSeed(o.seed ^ kOutsideStream, index) % kOutsideEvery == 0;
+  const std::vector<Direction>& directions = outside ? space.outside_directions : space.directions;
   const size_t nd = directions.size();
   const Direction d = directions[index % nd];
   // A case drawn inside comes from the space narrowed to the regions of its direction.
@@ -101,7 +110,8 @@ DrawnCase DrawCase(const CampaignOptions& o, const CampaignSpace& space, int64_t
     }
   };
   rc::Shrinkable<ConvProblem> problem = draw(0);
-  for (int attempt = 1; declared.declared && attempt < kMaxDraws; ++attempt) {
+  const bool can_land = declared.declared && (outside || space.runs[static_cast<size_t>(d)]);
+  for (int attempt = 1; can_land && attempt < kMaxDraws; ++attempt) {
     const ConvProblem& p = problem.value();
     const bool landed = outside ? JustOutside(declared, ConvForm().name, d, p)
                                 : !WhyOutside(declared, ConvForm().name, d, p);

@@ -38,17 +38,22 @@ struct DrawnCase {
 // declares nothing).
 struct CampaignSpace {
   rc::Gen<ConvProblem> gen;
-  std::vector<Direction> directions;  // the campaign's that some SUT's declaration runs
-  std::vector<Direction> all_directions;
-  Capabilities declared;
+  Capabilities declarations;
   std::vector<std::string> suts;
+  // The campaign's directions that some declaration runs (all of them when nothing is declared, or
+  // when none is run: then every case is outside, drawn as it comes), and of those the ones where
+  // a case can be just outside (no region there holds every problem).
+  std::vector<Direction> directions, outside_directions;
   // By direction: `gen` narrowed to the ranks, kinds, groupings and dilation of the regions that
-  // run it, which a case drawn inside is drawn from (fewer draws land outside).
+  // run it, which a case drawn inside is drawn from (fewer draws land outside); and whether a case
+  // can land inside at all.
   std::vector<rc::Gen<ConvProblem>> inside;
+  std::vector<bool> runs;
 };
 
 // About one case in kOutsideEvery of a campaign whose SUTs declare what they run is drawn just
-// outside that (core/capabilities.h JustOutside): where a stack's own checks are tested.
+// outside that (core/capabilities.h JustOutside), in a direction they run: where a stack's own
+// checks are tested.
 constexpr uint64_t kOutsideEvery = 12;
 // A case is drawn again, from another stream, until it lands where it is meant to, at most this
 // many times (then it is taken as it is).

@@ -36,7 +36,7 @@ std::string ProgressLine(const CampaignOptions& o, int64_t generated, const Camp
     left = "ETA " + Duration(std::max(0.0, o.seconds - now));
   char text[256];
   std::snprintf(text, sizeof text,
-                "[convparity] %lld cases, %lld checks: %lld computed (%.0f/s), %lld declined, "
+                "[convparity] %lld cases, %lld checks: %lld computed (%.0f/s), %lld skipped, "
                 "%zu buckets, %s, %s",
                 static_cast<long long>(generated), static_cast<long long>(s.cases),
                 static_cast<long long>(s.computed),

@@ -49,7 +49,11 @@ bool ChildHello::Implements(Direction d) const {
 std::string ChildHello::Text() const {
   std::string dirs;
   for (Direction d : directions) dirs += (dirs.empty() ? "" : ", ") + std::string(DirectionName(d));
-  return name + (version.empty() ? "" : " " + version) + " (" + dirs + ")";
+  const std::string declared =
+      capabilities.declared
+          ? ", declaring " + PrintableLine(CapabilitiesToJson(capabilities).dump(), kMaxShownBytes)
+          : "";
+  return name + (version.empty() ? "" : " " + version) + " (" + dirs + declared + ")";
 }
 
 std::string PrintableLine(const std::string& text, size_t max_bytes) {
@@ -102,7 +106,7 @@ Result<ChildHello> ParseChildHello(const std::string& line) {
   if (j.contains("capabilities")) {
     Result<Capabilities> caps = CapabilitiesFromJson(j["capabilities"], "the child's capabilities");
     if (!caps.ok()) return caps.status();
-    hello.capabilities = Within(*caps, /*ConvForm*/ 1u, DirectionMask(hello.directions));
+    hello.capabilities = Within(*caps, kConvFormBit, DirectionMask(hello.directions));
   }
   return hello;
 }

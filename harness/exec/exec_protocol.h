@@ -32,7 +32,8 @@ struct ChildHello {
     return name == o.name && version == o.version && directions == o.directions &&
            CapabilitiesToJson(capabilities) == CapabilitiesToJson(o.capabilities);
   }
-  std::string Text() const;  // "name version (fwd, bwd_data)"
+  // "name version (fwd, bwd_data)", and ", declaring [...]" (shortened) when it declares.
+  std::string Text() const;
 };
 
 nlohmann::json HarnessHelloJson(const std::string& harness_version);

@@ -160,7 +160,7 @@ Capabilities WithinTable(Capabilities caps, uint32_t directions) {
   std::vector<Direction> listed;
   for (Direction d : AllDirections())
     if (directions & DirectionBit(d)) listed.push_back(d);
-  return Within(std::move(caps), 1u, DirectionMask(listed));
+  return Within(std::move(caps), kConvFormBit, DirectionMask(listed));
 }
 
 // Checks what the entry returned; the message completes "plugin <path>: ".

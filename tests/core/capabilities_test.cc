@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "core/descriptor.h"
 
@@ -126,6 +127,73 @@ TEST(Capabilities, ADeclarationIsTheUnionOfItsRegions) {
   ASSERT_TRUE(none.ok());
   EXPECT_EQ(WhyOutside(*none, "conv", Direction::kForward, any),
             "outside its declaration, which holds no case");
+}
+
+// Every predicate that fails is named, in order; one that fails alone is just outside.
+TEST(Capabilities, ACaseOffARegionByOnePredicateIsJustOutside) {
+  const json region = {{"ranks", {1, 2}}, {"kinds", {"ordinary"}}, {"dilation", false}};
+  const ConvProblem rank3 = Problem("3d_ic1_oc1_i3x3x3_k2x2x2");
+  const ConvProblem rank3_transposed_dilated = Problem("t3d_ic1_oc1_i3x3x3_k2x2x2_d2x1x1");
+  EXPECT_TRUE(ReasonsOutside(Region(region), "conv", Direction::kForward,
+                             Problem("2d_ic1_oc1_i3x3_k2x2"))
+                  .empty());
+  EXPECT_EQ(ReasonsOutside(Region(region), "conv", Direction::kForward, rank3_transposed_dilated),
+            (std::vector<std::string>{"rank 3 is not among 1, 2",
+                                      "kind transposed is not among ordinary",
+                                      "dilation (2, 1, 1) is not none"}));
+  Result<Capabilities> caps = CapabilitiesFromJson(json::array({region}));
+  ASSERT_TRUE(caps.ok());
+  EXPECT_TRUE(JustOutside(*caps, "conv", Direction::kForward, rank3));
+  EXPECT_FALSE(JustOutside(*caps, "conv", Direction::kForward, rank3_transposed_dilated));
+  EXPECT_FALSE(JustOutside(*caps, "conv", Direction::kForward, Problem("1d_ic1_oc1_i3_k2")));
+  // Off one region by one predicate is enough, however far from the others.
+  caps = CapabilitiesFromJson(json::array({region, {{"kinds", {"transposed"}}, {"ranks", {1}}}}));
+  ASSERT_TRUE(caps.ok());
+  EXPECT_TRUE(JustOutside(*caps, "conv", Direction::kForward, Problem("t2d_ic1_oc1_i3x3_k2x2")));
+  EXPECT_FALSE(JustOutside(Capabilities{}, "conv", Direction::kForward, rank3));
+}
+
+TEST(Capabilities, WithinNarrowsEveryRegionToItsFormsAndDirections) {
+  EXPECT_EQ(DirectionMask({}), 0u);
+  EXPECT_EQ(DirectionMask({Direction::kForward, Direction::kBackwardWeight}),
+            1u << static_cast<int>(Direction::kForward) |
+                1u << static_cast<int>(Direction::kBackwardWeight));
+  Result<Capabilities> caps =
+      CapabilitiesFromJson(json::parse(R"([{"ranks": [1]}, {"directions": ["bwd_data"]}])"));
+  ASSERT_TRUE(caps.ok());
+  const Capabilities within = Within(*caps, kConvFormBit, DirectionMask({Direction::kForward}));
+  EXPECT_EQ(CapabilitiesToJson(within),
+            json::parse(R"([{"forms": ["conv"], "directions": ["fwd"], "ranks": [1]},
+                            {"forms": ["conv"], "directions": []}])"));
+  EXPECT_TRUE(WhyOutside(within, "conv", Direction::kBackwardData, Problem("1d_ic1_oc1_i3_k2")));
+  EXPECT_FALSE(WhyOutside(within, "conv", Direction::kForward, Problem("1d_ic1_oc1_i3_k2")));
+}
+
+TEST(Capabilities, TheUnionOfDeclarationsDeclaresNothingWhenOneDeclaresNothing) {
+  Result<Capabilities> rank1 = CapabilitiesFromJson(json::parse(R"([{"ranks": [1]}])"));
+  Result<Capabilities> rank2 = CapabilitiesFromJson(json::parse(R"([{"ranks": [2]}])"));
+  Result<Capabilities> none = CapabilitiesFromJson(json::array());
+  ASSERT_TRUE(rank1.ok() && rank2.ok() && none.ok());
+  const Capabilities both = Union({*rank1, *none, *rank2});
+  EXPECT_TRUE(both.declared);
+  EXPECT_EQ(both.regions.size(), 2u);
+  EXPECT_FALSE(WhyOutside(both, "conv", Direction::kForward, Problem("2d_ic1_oc1_i3x3_k2x2")));
+  EXPECT_TRUE(WhyOutside(both, "conv", Direction::kForward, Problem("3d_ic1_oc1_i3x3x3_k2x2x2")));
+  EXPECT_FALSE(Union({*rank1, Capabilities{}}).declared);
+  EXPECT_FALSE(Union({}).declared);
+  const Capabilities empty = Union({*none});
+  EXPECT_TRUE(empty.declared);
+  EXPECT_TRUE(WhyOutside(empty, "conv", Direction::kForward, Problem("1d_ic1_oc1_i3_k2")));
+}
+
+TEST(Capabilities, ARegionWithoutPredicatesHoldsEveryProblem) {
+  EXPECT_TRUE(HoldsEveryProblem(Region(json::object())));
+  EXPECT_TRUE(HoldsEveryProblem(Region({{"directions", {"fwd"}}})));
+  EXPECT_TRUE(HoldsEveryProblem(Region({{"ranks", {1, 2, 3}}, {"dilation", true}})));
+  for (const json& some : {json{{"ranks", {1, 2}}}, json{{"groups", {"plain"}}},
+                           json{{"data_layouts", {"channels_first"}}}, json{{"dilation", false}},
+                           json{{"output_padding", "below_stride"}}, json{{"kernel", 1}}})
+    EXPECT_FALSE(HoldsEveryProblem(Region(some))) << some.dump();
 }
 
 TEST(Capabilities, JsonReadsStrictlyAndWritesBack) {

@@ -10,6 +10,7 @@
 #include "core/prng.h"
 #include "harness/engine/campaign.h"
 #include "harness/engine/campaign_cases.h"
+#include "harness/engine/case_runner.h"
 #include "harness/engine/check_case.h"
 #include "harness/suts/sut_registry.h"
 #include "plugin_paths.h"
@@ -19,7 +20,8 @@ namespace {
 
 const std::string kComputesOutside =
     std::string("plugin:") + CONVPARITY_PROMISE_PLUGIN_COMPUTES_OUTSIDE;
-const std::string kDeclinesInside = std::string("plugin:") + CONVPARITY_PROMISE_PLUGIN_DECLINES_INSIDE;
+const std::string kDeclinesInside =
+    std::string("plugin:") + CONVPARITY_PROMISE_PLUGIN_DECLINES_INSIDE;
 const std::string kKeeps = std::string("plugin:") + CONVPARITY_PROMISE_PLUGIN_KEEPS;
 
 CaseOutcome Check(const std::string& sut, const std::string& descriptor) {
@@ -104,7 +106,7 @@ TEST(Promises, ACampaignOfAStackThatKeepsItsWordDeclinesOnlyTheCasesDrawnOutside
 }
 
 // Inside the union of the declarations: a direction none runs is not drawn; about one case in
-// kOutsideEvery is drawn just outside, in any of the campaign's directions.
+// kOutsideEvery is drawn just outside, in a direction they run.
 TEST(Promises, CasesAreDrawnInsideTheDeclarationsButAShareJustOutside) {
   Result<Capabilities> declared = CapabilitiesFromJson(nlohmann::json::parse(
       R"([{"directions": ["fwd"], "ranks": [1, 2], "kinds": ["ordinary"]},
@@ -115,28 +117,73 @@ TEST(Promises, CasesAreDrawnInsideTheDeclarationsButAShareJustOutside) {
   ASSERT_TRUE(made.ok()) << made.status().message();
   CampaignSpace space = *made;  // "direct" declares nothing: the test declares for it
   const ConvCase undeclared = DrawCase(o, space, 5).Case();
-  space.declared = *declared;
-  space.directions = {Direction::kForward};
-  int outside = 0, backward = 0;
+  space.declarations = *declared;
+  space.directions = space.outside_directions = {Direction::kForward};
+  space.runs = {true, false, false};
+  int outside = 0;
   const int kCases = 1200;
   for (int64_t i = 0; i < kCases; ++i) {
     const DrawnCase drawn = DrawCase(o, space, i);
     const ConvProblem& p = drawn.problem.value();
-    const bool holds = !WhyOutside(*declared, "conv", drawn.direction, p);
-    EXPECT_EQ(drawn.outside, !holds) << i;
+    const std::string descriptor = CaseDescriptor(p, drawn.direction);
+    EXPECT_EQ(drawn.direction, Direction::kForward) << descriptor;
+    const bool inside =
+        (p.rank <= 2 && !p.transposed) || (p.rank == 2 && GroupKindOf(p) == GroupKind::kPlain);
+    EXPECT_EQ(drawn.outside, !inside) << descriptor;
     if (drawn.outside) {
       ++outside;
-      backward += drawn.direction != Direction::kForward;
-      EXPECT_TRUE(JustOutside(*declared, "conv", drawn.direction, p)) << CaseDescriptor(p, drawn.direction);
+      EXPECT_TRUE(JustOutside(*declared, "conv", drawn.direction, p)) << descriptor;
     }
   }
   EXPECT_GT(outside, kCases / kOutsideEvery / 2);
   EXPECT_LT(outside, 2 * kCases / kOutsideEvery);
-  EXPECT_GT(backward, 0);  // the outside share reaches the directions no SUT declares
   // Without a declaration, case i is what it was before declarations existed: its first draw.
   EXPECT_TRUE(undeclared == *CampaignCase(o, 5));
   EXPECT_TRUE(undeclared.problem ==
               space.gen(rc::Random(MixSeed(o.seed, 5)), rc::kNominalSize).value());
+}
+
+// A SUT's declaration makes the campaign's space: its directions, each narrowed to what its regions
+// run, so that a case drawn inside needs no redraw; a direction whose region holds every problem
+// has nothing just outside.
+TEST(Promises, TheSpaceIsMadeFromWhatTheSutsDeclare) {
+  CampaignOptions o = Campaign(kKeeps);  // ranks 1 and 2, every direction
+  Result<CampaignSpace> space = MakeCampaignSpace(o, o.suts);
+  ASSERT_TRUE(space.ok()) << space.status().message();
+  EXPECT_TRUE(space->declarations.declared);
+  EXPECT_EQ(space->directions, AllDirections());
+  EXPECT_EQ(space->outside_directions, AllDirections());
+  for (Direction d : AllDirections())
+    for (uint64_t k = 0; k < 200; ++k)
+      EXPECT_LE(space->inside[static_cast<size_t>(d)](rc::Random(k), rc::kNominalSize).value().rank,
+                2);
+  o.suts = {kDeclinesInside};  // declares every case
+  space = MakeCampaignSpace(o, o.suts);
+  ASSERT_TRUE(space.ok()) << space.status().message();
+  EXPECT_EQ(space->directions, AllDirections());
+  EXPECT_TRUE(space->outside_directions.empty());
+  // With a SUT that declares nothing beside it, the union declares nothing: every case anywhere.
+  o.suts = {kKeeps, "direct"};
+  space = MakeCampaignSpace(o, o.suts);
+  ASSERT_TRUE(space.ok()) << space.status().message();
+  EXPECT_FALSE(space->declarations.declared);
+  EXPECT_TRUE(space->outside_directions.empty());
+}
+
+// The SUT host's forked children carry what the SUT declared back to the worker.
+TEST(Promises, ABrokenPromiseIsTheSameInAChildForkedForTheCase) {
+  WorkerPolicy policy;
+  policy.fork_per_case = true;
+  std::unique_ptr<CaseRunner> runner = MakeIsolatedRunner(CONVPARITY_EXE, 30, {}, policy);
+  Result<ParsedDescriptor> parsed = ParseDescriptor("fwd:3d_ic1_oc2_i3x2x2_k2x1x1");
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  const ConvCase c{parsed->problem, Direction::kForward, "", Fill::kExact, 3};
+  const std::vector<CaseOutcome> out = runner->Check(c, {kComputesOutside, kKeeps});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].verdict, Verdict::kBrokenPromise) << out[0].reason;
+  EXPECT_NE(out[0].reason.find("computed a case outside its declaration"), std::string::npos)
+      << out[0].reason;
+  EXPECT_EQ(out[1].verdict, Verdict::kSkipped) << out[1].reason;
 }
 
 }  // namespace
