@@ -85,8 +85,8 @@ bool InSpace(const ConvProblem& p, const ProblemSpace& space) {
       (p.data_layout != DataLayout::kChannelsFirst || p.weight_layout != p.natural_weight_layout()))
     return false;
   if (!space.bias && p.bias) return false;
-  if (!space.dilation && std::any_of(p.dilation.begin(), p.dilation.begin() + p.rank,
-                                     [](int64_t d) { return d > 1; }))
+  if (!space.dilation &&
+      std::any_of(p.dilation.begin(), p.dilation.begin() + p.rank, [](int64_t d) { return d > 1; }))
     return false;
   return (space.group_kinds >> static_cast<int>(GroupKindOf(p)) & 1u) != 0;
 }

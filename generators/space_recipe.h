@@ -36,8 +36,8 @@ struct SpaceParams {
   int64_t channel_multiple = 0;  // > 0: counts are also drawn as 1 or 2 times it
   int large_percent = 0;         // of the cases, fitted to the larger cap; 0 when there is none
   bool layouts = true, bias = true;
-  bool dilation = true;         // off: no dilation drawn
-  uint32_t group_kinds = ~0u;   // bit GroupKind (core/capabilities.h): the channel groupings drawn
+  bool dilation = true;        // off: no dilation drawn
+  uint32_t group_kinds = ~0u;  // bit GroupKind (core/capabilities.h): the channel groupings drawn
   space::ChoiceRanges ranges;
 };
 
@@ -200,13 +200,11 @@ struct SpaceRecipe {
           },
           [](const DimRecipe& d) { return d.output_padding; });
     };
-    return C::Chain(
-        C::Tuple(Kernel(rank, max_kernel, big_bias), Dilation(dilation, ranges),
-                 Stride(rank, ranges)),
-        next,
-        [](const DimRecipe& d) {
-          return KDS{d.kernel, d.dilation, d.stride};
-        });
+    return C::Chain(C::Tuple(Kernel(rank, max_kernel, big_bias), Dilation(dilation, ranges),
+                             Stride(rank, ranges)),
+                    next, [](const DimRecipe& d) {
+                      return KDS{d.kernel, d.dilation, d.stride};
+                    });
   }
 
   // An ordinary dimension after its kernel, dilation and stride. Padding up to the dilated

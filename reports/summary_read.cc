@@ -422,8 +422,8 @@ Result<CampaignSummary> SummaryFromJson(const json& j, ToolInfo* tool) {
   r.Object(throughput, {"workers", "cases_per_second", "cases_per_second_per_worker"},
            {"computed_per_second", "computed_per_second_per_worker"});
   s.workers = r.Int(r(throughput, "workers"), 0, INT_MAX);
-  for (const char* rate : {"cases_per_second", "cases_per_second_per_worker",
-                           "computed_per_second", "computed_per_second_per_worker"})
+  for (const char* rate : {"cases_per_second", "cases_per_second_per_worker", "computed_per_second",
+                           "computed_per_second_per_worker"})
     if (throughput.v.contains(rate)) r.Real(r(throughput, rate));
 
   const Node time = r(root, "time_seconds");

@@ -297,10 +297,9 @@ class Campaign {
     if (lock.owns_lock()) lock.unlock();
     if (checkpoint && hooks_.on_checkpoint) hooks_.on_checkpoint(snapshot);
     if (!line) return;
-    std::fprintf(
-        stderr, "%s%s%s", tty ? "\r" : "",
-        ProgressLine(o_, generated, snapshot, now, final).c_str(),
-        tty && !final ? "   " : "\n");
+    std::fprintf(stderr, "%s%s%s", tty ? "\r" : "",
+                 ProgressLine(o_, generated, snapshot, now, final).c_str(),
+                 tty && !final ? "   " : "\n");
   }
 
   const CampaignOptions& o_;

@@ -35,14 +35,13 @@ std::string ProgressLine(const CampaignOptions& o, int64_t generated, const Camp
   else
     left = "ETA " + Duration(std::max(0.0, o.seconds - now));
   char text[256];
-  std::snprintf(text, sizeof text,
-                "[convparity] %lld cases, %lld checks: %lld computed (%.0f/s), %lld skipped, "
-                "%zu buckets, %s, %s",
-                static_cast<long long>(generated), static_cast<long long>(s.cases),
-                static_cast<long long>(s.computed),
-                now > 0 ? static_cast<double>(s.computed) / now : 0.0,
-                static_cast<long long>(s.skipped), s.buckets.size(), Duration(now).c_str(),
-                left.c_str());
+  std::snprintf(
+      text, sizeof text,
+      "[convparity] %lld cases, %lld checks: %lld computed (%.0f/s), %lld skipped, "
+      "%zu buckets, %s, %s",
+      static_cast<long long>(generated), static_cast<long long>(s.cases),
+      static_cast<long long>(s.computed), now > 0 ? static_cast<double>(s.computed) / now : 0.0,
+      static_cast<long long>(s.skipped), s.buckets.size(), Duration(now).c_str(), left.c_str());
   return text;
 }
 

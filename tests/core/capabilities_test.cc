@@ -134,13 +134,13 @@ TEST(Capabilities, ACaseOffARegionByOnePredicateIsJustOutside) {
   const json region = {{"ranks", {1, 2}}, {"kinds", {"ordinary"}}, {"dilation", false}};
   const ConvProblem rank3 = Problem("3d_ic1_oc1_i3x3x3_k2x2x2");
   const ConvProblem rank3_transposed_dilated = Problem("t3d_ic1_oc1_i3x3x3_k2x2x2_d2x1x1");
-  EXPECT_TRUE(ReasonsOutside(Region(region), "conv", Direction::kForward,
-                             Problem("2d_ic1_oc1_i3x3_k2x2"))
-                  .empty());
-  EXPECT_EQ(ReasonsOutside(Region(region), "conv", Direction::kForward, rank3_transposed_dilated),
-            (std::vector<std::string>{"rank 3 is not among 1, 2",
-                                      "kind transposed is not among ordinary",
-                                      "dilation (2, 1, 1) is not none"}));
+  EXPECT_TRUE(
+      ReasonsOutside(Region(region), "conv", Direction::kForward, Problem("2d_ic1_oc1_i3x3_k2x2"))
+          .empty());
+  EXPECT_EQ(
+      ReasonsOutside(Region(region), "conv", Direction::kForward, rank3_transposed_dilated),
+      (std::vector<std::string>{"rank 3 is not among 1, 2", "kind transposed is not among ordinary",
+                                "dilation (2, 1, 1) is not none"}));
   Result<Capabilities> caps = CapabilitiesFromJson(json::array({region}));
   ASSERT_TRUE(caps.ok());
   EXPECT_TRUE(JustOutside(*caps, "conv", Direction::kForward, rank3));

@@ -293,8 +293,9 @@ TEST(SummaryFromJson, ReadsSummariesWithoutTheWorkersProtocolAndIdleTime) {
 // judged result; before the cases outside the declarations were counted, there are none.
 TEST(SummaryFromJson, ReadsSummariesWithoutTheComputedAndOutsideCounts) {
   json j = Valid();
-  j["cases"]["by_sut"] = {{"x", {{"fwd", {{"passed", 3}, {"skipped", 5}, {"failed", 2}}},
-                                 {"bwd_data", {{"mistrusted", 1}, {"crashed", 4}}}}}};
+  j["cases"]["by_sut"] = {{"x",
+                           {{"fwd", {{"passed", 3}, {"skipped", 5}, {"failed", 2}}},
+                            {"bwd_data", {{"mistrusted", 1}, {"crashed", 4}}}}}};
   j["cases"]["computed"] = 9;
   j["cases"]["outside"] = 2;
   Result<CampaignSummary> r = SummaryFromJson(j);

@@ -25,8 +25,8 @@ static int forward(const convparity_problem* p, const float* input, const float*
   return naive_forward(p, input, weight, bias, output);
 }
 
-static int backward_data(const convparity_problem* p, const float* grad_output,
-                         const float* weight, float* grad_input) {
+static int backward_data(const convparity_problem* p, const float* grad_output, const float* weight,
+                         float* grad_input) {
   if (PROMISE_DECLINES(p)) return CONVPARITY_UNSUPPORTED;
   return naive_backward_data(p, grad_output, weight, grad_input);
 }
@@ -40,8 +40,18 @@ static int backward_weight(const convparity_problem* p, const float* input,
 static const char* message(void) { return "declined by the test plugin's own rule"; }
 
 static const convparity_plugin kPlugin = {
-    CONVPARITY_PLUGIN_ABI_VERSION, "promise", CONVPARITY_ALL_DIRECTIONS, forward, backward_data,
-    backward_weight, message, 0, NULL, NULL, PROMISE_DECLARATION, NULL,
+    CONVPARITY_PLUGIN_ABI_VERSION,
+    "promise",
+    CONVPARITY_ALL_DIRECTIONS,
+    forward,
+    backward_data,
+    backward_weight,
+    message,
+    0,
+    NULL,
+    NULL,
+    PROMISE_DECLARATION,
+    NULL,
 };
 
 CONVPARITY_PLUGIN_EXPORT const convparity_plugin* convparity_plugin_entry(void) { return &kPlugin; }
