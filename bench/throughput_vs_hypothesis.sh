@@ -5,9 +5,10 @@
 #      one worker process (the default, isolated campaign);
 #   2. the same campaign with --isolate none, to show what the worker process costs;
 #   3. Hypothesis drawing the same space, torch float32 vs float64, allclose, one torch thread.
-# Reports the rates, the ratio and whether it meets the 8x target, and per check what everything
-# but the SUT costs against the SUT's own time (target: at most 60%); it does not assert (exit 0
-# whatever the figures; non-zero only when a run itself fails).
+# Reports the rates, the ratio and whether it meets the 8x target, per check what everything but
+# the SUT costs against the SUT's own time (target: at most 60%), and the harness's own share of a
+# check, neither the SUT nor the oracle (target: at most 25%); it does not assert (exit 0 whatever
+# the figures; non-zero only when a run itself fails).
 #
 # Usage: bench/throughput_vs_hypothesis.sh [convparity binary]
 #        (default ./build/harness/convparity)
@@ -24,6 +25,7 @@ examples=${PY_EXAMPLES:-10000}
 seed=${SEED:-1}
 target=8
 nonsut_target=60  # percent of the SUT's own time per check
+own_target=25     # percent of a check that is neither the SUT nor the oracle
 
 [[ -x "$cp" ]] || { echo "error: no convparity binary at $cp (pass its path)" >&2; exit 2; }
 [[ -x "$py" ]] || { echo "error: no python at $py" >&2; exit 2; }
@@ -107,10 +109,16 @@ print(f"    everything but the SUT: {1e6 * rest:.1f} us per check = "
 oracle = t["oracle"] / max(n, 1)
 print(f"    of which the oracle alone: {1e6 * oracle:.1f} us = "
       f"{100 * oracle / sut if sut else float('inf'):.0f}% of the SUT's time")
+# The harness's own share: of a check's wall time, what is neither the SUT nor the oracle (fill,
+# comparison, the worker's protocol and waits; generation overlaps them on the campaign's thread).
+own = 100 * (el - t["sut"] - t["oracle"]) / el
+print(f"    the harness's own share: {own:.1f}% of a check (SUT {100 * t['sut'] / el:.1f}%, "
+      f"oracle {100 * t['oracle'] / el:.1f}%, protocol {100 * t.get('protocol', 0) / el:.1f}%)")
 verdicts = {k: v for k, v in s["cases"]["by_verdict"].items() if v}
 print(f"    verdicts: {verdicts}")
 print(f"RATE {rate}", file=sys.stderr)
 print(f"NONSUT {100 * rest / sut if sut else float('inf')}", file=sys.stderr)
+print(f"OWN {own}", file=sys.stderr)
 PY
 }
 
@@ -121,6 +129,7 @@ timed isolated campaign "$tmp/iso"
 split "isolated" "$tmp/iso/summary.json" 2> "$tmp/iso.rate"
 iso=$(rate_of "$tmp/iso.rate")
 iso_nonsut=$(sed -n 's/^NONSUT //p' "$tmp/iso.rate")
+iso_own=$(sed -n 's/^OWN //p' "$tmp/iso.rate")
 
 echo "== convparity, --isolate none (in-process), ${time_s} s"
 timed in-process campaign "$tmp/inproc" --isolate none
@@ -134,10 +143,11 @@ cat "$tmp/py.log"
 pyrate=$(sed -n 's/^python-hypothesis: .*(\([0-9.]*\) cases\/s).*/\1/p' "$tmp/py.log")
 [[ -n "$pyrate" ]] || { echo "error: no rate from the Python property" >&2; exit 3; }
 
-"$py" - "$iso" "$inproc" "$pyrate" "$target" "$iso_nonsut" "$nonsut_target" "${contended[*]:-}" <<'PY'
+"$py" - "$iso" "$inproc" "$pyrate" "$target" "$iso_nonsut" "$nonsut_target" "$iso_own" \
+  "$own_target" "${contended[*]:-}" <<'PY'
 import sys
-iso, inproc, py, target, nonsut, nonsut_target = map(float, sys.argv[1:7])
-contended = sys.argv[7]
+iso, inproc, py, target, nonsut, nonsut_target, own, own_target = map(float, sys.argv[1:9])
+contended = sys.argv[9]
 print("== result")
 print(f"convparity isolated:    {iso:9.1f} checks/s")
 print(f"convparity in-process:  {inproc:9.1f} checks/s  "
@@ -147,6 +157,8 @@ print(f"ratio isolated/python:   {iso / py:.2f}x   (in-process/python: {inproc /
 print(f"meets the {target:g}x target: {'yes' if iso / py >= target else 'no'}")
 print(f"everything but the SUT (isolated): {nonsut:.0f}% of the SUT's time; meets the "
       f"{nonsut_target:g}% target: {'yes' if nonsut <= nonsut_target else 'no'}")
+print(f"the harness's own share (isolated): {own:.1f}% of a check; meets the {own_target:g}% "
+      f"target: {'yes' if own <= own_target else 'no'}")
 if contended:
     print(f"warning: other processes were busy during: {contended}; these rates are not clean")
 PY

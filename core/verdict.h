@@ -78,6 +78,9 @@ struct CaseTiming {  // seconds
   // reading the request, writing the answers and starting the worker; idle, the worker waiting
   // for the request. With the phases above they add up to the worker's whole time.
   double protocol = 0, idle = 0;
+  // Of `oracle`, this SUT's check alone (the reach of a mostly-zero reference, judge.h); the rest
+  // prepared the case, for every SUT it names.
+  double own_oracle = 0;
 };
 
 // What a SUT said about its last run (ConvSut::LastRunNotes): which of its implementations ran,

@@ -16,7 +16,7 @@
 #include "core/descriptor.h"
 #include "core/graph.h"
 #include "generators/byte_decoder.h"
-#include "harness/engine/outcome_json.h"
+#include "harness/engine/outcome_wire.h"
 #include "harness/io/benchdnn_import.h"
 #include "harness/io/fuzz_support.h"
 #include "harness/plugin/plugin_sut.h"
@@ -64,10 +64,12 @@ void SummaryJsonText(const std::string& text) {
   if (SummaryJson(*again, tool) != written) Broken("summary", "does not read back the same");
 }
 
-void OutcomeJsonText(const std::string& text) {
-  const nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return;
-  (void)OutcomeFromJson(j);  // must not throw, whatever a broken worker sends
+// Whatever a broken worker sends must not crash its parent; what decodes encodes to the same bytes.
+void WorkerAnswerBytes(const std::string& bytes) {
+  Result<WorkerAnswer> answer = DecodeAnswer(bytes);
+  if (!answer.ok()) return;
+  if (FramedAnswer(*answer).substr(sizeof(uint32_t)) != bytes)
+    Broken("worker answer", "does not encode back to the bytes it was decoded from");
 }
 
 void Benchdnn(const std::string& text, bool deconv) {
@@ -133,8 +135,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     case FuzzReader::kSummaryJson:
       SummaryJsonText(rest);
       break;
-    case FuzzReader::kOutcomeJson:
-      OutcomeJsonText(rest);
+    case FuzzReader::kWorkerAnswer:
+      WorkerAnswerBytes(rest);
       break;
     case FuzzReader::kBenchdnn:
       Benchdnn(rest, false);

@@ -9,9 +9,9 @@
 namespace convparity {
 
 // A float64 as JSON: finite values as numbers; JSON has no infinity or NaN, so those travel as the
-// strings "inf", "-inf" and "nan" (the schemas' `real` type; harness/engine/outcome_json.cc
-// agrees). A string rather than null keeps the information: an infinite error (a NaN result) and an
-// infinite bound use (an error where the bound is zero) mean different things.
+// strings "inf", "-inf" and "nan" (the schemas' `real` type). A string rather than null keeps the
+// information: an infinite error (a NaN result) and an infinite bound use (an error where the bound
+// is zero) mean different things.
 nlohmann::json RealToJson(double v);
 
 // The text of a file we write: indented, newline-terminated, and never throwing — invalid UTF-8

@@ -11,7 +11,7 @@
 #include "harness/cli/commands.h"
 #include "harness/engine/campaign.h"
 #include "harness/engine/campaign_cases.h"
-#include "harness/engine/outcome_json.h"
+#include "harness/engine/outcome_wire.h"
 #include "harness/engine/summary_counts.h"
 #include "harness/engine/tool_info.h"
 #include "harness/io/case_files.h"
@@ -162,10 +162,12 @@ int RunExportFuzzSeeds(const std::vector<std::string>& paths, const Flags& f,
     CaseOutcome outcome;
     outcome.verdict = Verdict::kFailed;
     outcome.reason = "1 of 4 elements differ";
-    for (const std::string& seed : {std::string(1, static_cast<char>(FuzzReader::kSummaryJson)) +
-                                        JsonFileText(SummaryJson(summary, CurrentToolInfo())),
-                                    std::string(1, static_cast<char>(FuzzReader::kOutcomeJson)) +
-                                        OutcomeToJson(outcome).dump()})
+    for (const std::string& seed :
+         {std::string(1, static_cast<char>(FuzzReader::kSummaryJson)) +
+              JsonFileText(SummaryJson(summary, CurrentToolInfo())),
+          std::string(1, static_cast<char>(FuzzReader::kWorkerAnswer)) +
+              FramedAnswer({WorkerAnswer::Kind::kOutcome, 7, 0, 1, outcome})
+                  .substr(sizeof(uint32_t))})
       if (Status st = write(seed); !st.ok()) return Fail(st);
   }
   std::printf("%zu seeds written to %s (%d cases not encodable, skipped)\n", written.size(),

@@ -12,11 +12,11 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <thread>
+#include <utility>
 
 #include "core/graph.h"
 #include "harness/engine/cases_in_flight.h"
 #include "harness/engine/check_case.h"
-#include "harness/engine/outcome_json.h"
 #include "harness/engine/sut_cache.h"
 #include "harness/engine/time_limits.h"
 #include "harness/engine/worker_process.h"
@@ -112,10 +112,10 @@ class IsolatedRunner : public CaseRunner {
         }
         prepared = false;
       }
-      std::string line;
+      WorkerAnswer answer;
       const double cpu_limit =
           prepared && r.first_limit > 0 ? limits_.ConfirmCpu(r.first_limit) : 0;
-      switch (Wait(prepared ? limit : limits_.Prepare(r.macs), cpu_limit, cpu_at_start, line)) {
+      switch (Wait(prepared ? limit : limits_.Prepare(r.macs), cpu_limit, cpu_at_start, answer)) {
         case Waited::kDeadline:
           continue;  // abandoned at the top of the loop
         case Waited::kTimeout:
@@ -131,33 +131,34 @@ class IsolatedRunner : public CaseRunner {
         case Waited::kEof:
           Died(r, prepared ? static_cast<int>(r.done) : -1);
           continue;
-        case Waited::kLine:
+        case Waited::kMalformed:
+          Died(r, prepared ? static_cast<int>(r.done) : -1,
+               "sent what is no answer (" + worker_.malformed() + ")");
+          continue;
+        case Waited::kAnswer:
           break;
       }
-      nlohmann::json msg = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-      // Not ours (a SUT wrote to stdout), or an answer to a request sent to a worker since
-      // replaced.
-      if (msg.is_discarded() || !msg.is_object() || msg.value("id", ~uint64_t{0}) != r.id) continue;
-      if (msg.contains("prepared")) {
+      // An answer to a request sent to a worker since replaced.
+      if (answer.id != r.id) continue;
+      if (answer.kind == WorkerAnswer::Kind::kPrepared) {
         prepared = true;
-        r.oracle_seconds = msg.value("oracle_seconds", timeout_);
+        r.oracle_seconds = answer.oracle_seconds;
         next_sut_starts(r.oracle_seconds);
-      } else if (msg.contains("outcome")) {
-        const size_t k = r.base + msg["outcome"].get<size_t>();
+      } else if (answer.kind == WorkerAnswer::Kind::kOutcome) {
+        const size_t k = r.base + answer.sut;
         if (k >= r.suts.size()) continue;
-        Result<CaseOutcome> o = OutcomeFromJson(msg["value"]);
-        r.out[k] = o.ok() ? *o : VerdictOutcome(Verdict::kCrashed, o.status().message());
+        CaseOutcome& o = r.out[k] = std::move(answer.outcome);
+        // The worker's time around the request comes with its last answer.
+        r.protocol += std::exchange(o.timing.protocol, 0);
+        r.idle += std::exchange(o.timing.idle, 0);
         if (r.first_limit > 0) {
           // Finished alone what it could not in its first limit: slow, not hung.
-          r.out[k].slow = true;
+          o.slow = true;
           r.first_limit = 0;
         }
         r.done = k + 1;
-        SutSpeeds::Shared().Observe(r.suts[k], r.out[k].timing.sut, r.macs);
+        SutSpeeds::Shared().Observe(r.suts[k], o.timing.sut, r.macs);
         next_sut_starts(r.oracle_seconds);
-        // The worker's time around the request comes with its last answer.
-        r.protocol += msg.value("protocol", 0.0);
-        r.idle += msg.value("idle", 0.0);
       }
     }
     std::vector<CaseOutcome> out = std::move(r.out);
@@ -189,11 +190,11 @@ class IsolatedRunner : public CaseRunner {
     double first_limit = 0;
   };
 
-  enum class Waited { kLine, kEof, kTimeout, kDeadline };
-  // Reads the worker's next line within `wall` seconds and, with `cpu_limit` > 0, while the
+  enum class Waited { kAnswer, kEof, kMalformed, kTimeout, kDeadline };
+  // Reads the worker's next answer within `wall` seconds and, with `cpu_limit` > 0, while the
   // worker's process tree has used less than that many CPU seconds since `cpu_at_start`; never
   // past the policy's deadline.
-  Waited Wait(double wall, double cpu_limit, double cpu_at_start, std::string& line) {
+  Waited Wait(double wall, double cpu_limit, double cpu_at_start, WorkerAnswer& answer) {
     // How often the CPU time and the deadline are looked at.
     constexpr double kSliceSeconds = 0.05;
     const auto until = Clock::now() + std::chrono::duration<double>(wall);
@@ -201,11 +202,13 @@ class IsolatedRunner : public CaseRunner {
       const double left = std::chrono::duration<double>(until - Clock::now()).count();
       if (left <= 0) return Waited::kTimeout;
       const bool sliced = cpu_limit > 0 || policy_.deadline;
-      switch (worker_.ReadLine(sliced ? std::min(left, kSliceSeconds) : left, line)) {
-        case WorkerProcess::Read::kLine:
-          return Waited::kLine;
+      switch (worker_.ReadAnswer(sliced ? std::min(left, kSliceSeconds) : left, answer)) {
+        case WorkerProcess::Read::kAnswer:
+          return Waited::kAnswer;
         case WorkerProcess::Read::kEof:
           return Waited::kEof;
+        case WorkerProcess::Read::kMalformed:
+          return Waited::kMalformed;
         case WorkerProcess::Read::kTimeout:
           break;
       }
@@ -305,8 +308,9 @@ class IsolatedRunner : public CaseRunner {
   }
 
   // The worker died while running SUT `current` of `r` (-1: before any, while preparing the case).
-  void Died(Request& r, int current) {
-    const std::string how = worker_.Stop(/*kill_it=*/false);
+  // `how`: given for a worker stopped already (one whose answers were malformed).
+  void Died(Request& r, int current, std::string how = "") {
+    if (how.empty()) how = worker_.Stop(/*kill_it=*/false);
     r.first_limit = 0;
     if (current < 0) {
       // Nothing of a SUT ran: the harness itself failed on this case. Every SUT gets the verdict.

@@ -262,6 +262,7 @@ CaseOutcome JudgeRun(const PreparedCase& prep, const std::string& sut_name, cons
     out.reason = sut_name + " computed a case " + *run.outside;
   }
   out.timing.oracle += reach_seconds;
+  out.timing.own_oracle = reach_seconds;
   out.timing.compare += clock.Lap() - reach_seconds;
   return out;
 }

@@ -91,6 +91,8 @@ void CountCase(CampaignSummary* s, const ConvCase& c, const CaseOutcome& outcome
     s->time.oracle += outcome.timing.oracle;
     s->time.protocol += outcome.timing.protocol;
     s->time.idle += outcome.timing.idle;
+  } else {
+    s->time.oracle += outcome.timing.own_oracle;
   }
   s->time.sut += outcome.timing.sut;
   s->time.compare += outcome.timing.compare;

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/conv_case.h"
-#include "harness/engine/outcome_json.h"
+#include "harness/engine/outcome_wire.h"
 #include "harness/engine/sut_cache.h"
 #include "harness/exec/child_process.h"
 
@@ -25,8 +25,9 @@ namespace {
 constexpr int kRequestFd = 3;
 constexpr int kAnswerFd = 4;
 
-// A child's answer: one JSON line, {"outcome": …} for a case that ended before its SUT ran, or
-// {"run": …} (SutRun without its result) followed by the result's float32 values as bytes.
+// A child's answer: one JSON line, then bytes: {"outcome": true} and the outcome
+// (EncodeOutcome) for a case that ended before its SUT ran, or {"run": …} (SutRun without its
+// result) and the result's float32 values.
 std::string RunAnswer(const SutRun& run, const std::string& sut_name, double around) {
   nlohmann::json r = {{"status", static_cast<int>(run.status.code())},
                       {"message", run.status.message()},
@@ -48,7 +49,7 @@ std::string RunAnswer(const SutRun& run, const std::string& sut_name, double aro
 // In a child: the case's inputs, the SUT's instance (from `suts`) and run; nothing of the oracle.
 std::string RunInChild(const nlohmann::json& request, const CheckContext& context, SutCache& suts) {
   auto outcome = [](const CaseOutcome& o) {
-    return nlohmann::json({{"outcome", OutcomeToJson(o)}}).dump() + "\n";
+    return nlohmann::json({{"outcome", true}}).dump() + "\n" + EncodeOutcome(o);
   };
   Result<ConvCase> c = CaseFromJson(request.at("case"));
   if (!c.ok()) return outcome(VerdictOutcome(Verdict::kInvalid, c.status().message()));
@@ -279,8 +280,8 @@ CaseOutcome SutHost::Receive(const PreparedCase& prep, const std::string& sut, b
   const size_t nl = answer.find('\n');
   const nlohmann::json head = nlohmann::json::parse(answer.substr(0, nl), nullptr, false);
   std::string why = "no first line";
-  if (head.is_object() && head.contains("outcome")) {
-    Result<CaseOutcome> o = OutcomeFromJson(head["outcome"]);
+  if (head.is_object() && head.contains("outcome") && nl != std::string::npos) {
+    Result<CaseOutcome> o = DecodeOutcome(std::string_view(answer).substr(nl + 1));
     if (o.ok()) return *o;
     why = o.status().message();
   } else if (head.is_object() && head.contains("run") && nl != std::string::npos) {

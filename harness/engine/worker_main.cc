@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "harness/engine/check_case.h"
-#include "harness/engine/outcome_json.h"
+#include "harness/engine/outcome_wire.h"
 #include "harness/engine/pipe_io.h"
 #include "harness/engine/sut_cache.h"
 #include "harness/engine/sut_host.h"
@@ -22,9 +22,9 @@ namespace {
 
 // The protocol's loop (worker_process.h), on `in_fd` and `out_fd`.
 int ServeRequests(int in_fd, int out_fd, const CheckContext& context, SutHost& apart) {
-  auto emit = [&](const nlohmann::json& j) { WriteAll(out_fd, j.dump() + "\n"); };
+  auto answer = [&](const WorkerAnswer& a) { WriteAll(out_fd, FramedAnswer(a)); };
   SutCache cache(context.suts);
-  emit({{"ready", true}});
+  answer({});  // ready
   using Clock = std::chrono::steady_clock;
   auto seconds = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };
   Clock::time_point idle_since = Clock::now();
@@ -38,7 +38,7 @@ int ServeRequests(int in_fd, int out_fd, const CheckContext& context, SutHost& a
     if (request.is_discarded() || !request.contains("case") || !request.contains("suts")) return 3;
     Result<ConvCase> c = CaseFromJson(request["case"]);
     if (!c.ok()) return 3;
-    const nlohmann::json id = request.value("id", nlohmann::json(0));
+    const uint64_t id = request.value("id", uint64_t{0});
     const auto suts = request["suts"].get<std::vector<std::string>>();
     auto named = [&](const char* field, const std::string& sut) {
       const auto names = request.value(field, std::vector<std::string>{});
@@ -50,25 +50,27 @@ int ServeRequests(int in_fd, int out_fd, const CheckContext& context, SutHost& a
       if (named("fresh", sut) || named("kept", sut)) apart.Send(*c, sut, named("kept", sut));
     const PreparedCase prep = PrepareCase(*c, context);
     // The oracle's time lets the parent scale the SUT's timeout to the case (WorkerPolicy).
-    emit({{"id", id}, {"prepared", true}, {"oracle_seconds", prep.timing.oracle}});
+    WorkerAnswer prepared{WorkerAnswer::Kind::kPrepared, id, prep.timing.oracle};
+    answer(prepared);
     double phases = prep.timing.fill + prep.timing.oracle;
     Clock::time_point measured = received;
+    WorkerAnswer ran{WorkerAnswer::Kind::kOutcome, id};
     for (size_t k = 0; k < suts.size(); ++k) {
       const bool kept = named("kept", suts[k]);
-      const CaseOutcome outcome = kept || named("fresh", suts[k])
-                                      ? apart.Receive(prep, suts[k], kept)
-                                      : RunOne(prep, cache, suts[k]);
-      phases += outcome.timing.sut + outcome.timing.compare;
-      nlohmann::json answer = {{"id", id}, {"outcome", k}, {"value", OutcomeToJson(outcome)}};
+      ran.sut = static_cast<uint32_t>(k);
+      ran.outcome = kept || named("fresh", suts[k]) ? apart.Receive(prep, suts[k], kept)
+                                                    : RunOne(prep, cache, suts[k]);
+      const CaseTiming& t = ran.outcome.timing;
+      phases += t.sut + t.compare + t.own_oracle;
       if (k + 1 == suts.size()) {
         // The last answer carries the worker's time around the request: what was not a phase of
         // a check went to the protocol (with the previous request's last answer), and before the
         // request came the worker waited.
         measured = Clock::now();
-        answer["protocol"] = std::max(0.0, seconds(measured - received) - phases) + tail;
-        answer["idle"] = idle;
+        ran.outcome.timing.protocol = std::max(0.0, seconds(measured - received) - phases) + tail;
+        ran.outcome.timing.idle = idle;
       }
-      emit(answer);
+      answer(ran);
     }
     idle_since = Clock::now();
     tail = seconds(idle_since - measured);

@@ -109,8 +109,8 @@ void WorkerProcess::Swap(WorkerProcess& other) {
 }
 
 Status WorkerProcess::WaitReady(double seconds) {
-  std::string line;
-  if (ReadLine(seconds, line) != Read::kLine || line.find("ready") == std::string::npos) {
+  WorkerAnswer ready;
+  if (ReadAnswer(seconds, ready) != Read::kAnswer || ready.kind != WorkerAnswer::Kind::kReady) {
     const std::string how = Stop();
     return Status::Internal("the worker " + executable_ + " did not start (" + how + ")");
   }
@@ -143,14 +143,29 @@ bool WorkerProcess::Send(const std::string& line) {
   return true;
 }
 
-WorkerProcess::Read WorkerProcess::ReadLine(double seconds, std::string& line) {
+WorkerProcess::Read WorkerProcess::ReadAnswer(double seconds, WorkerAnswer& answer) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   for (;;) {
-    const size_t nl = buffer_.find('\n');
-    if (nl != std::string::npos) {
-      line = buffer_.substr(0, nl);
-      buffer_.erase(0, nl + 1);
-      return Read::kLine;
+    uint32_t length = 0;
+    if (buffer_.size() >= sizeof length) {
+      std::memcpy(&length, buffer_.data(), sizeof length);
+      if (length > kMaxAnswerBytes) {
+        malformed_ = "an answer of " + std::to_string(length) + " bytes";
+        Stop();
+        return Read::kMalformed;
+      }
+      if (buffer_.size() >= sizeof length + length) {
+        Result<WorkerAnswer> decoded =
+            DecodeAnswer(std::string_view(buffer_).substr(sizeof length, length));
+        buffer_.erase(0, sizeof length + length);
+        if (!decoded.ok()) {
+          malformed_ = decoded.status().message();
+          Stop();
+          return Read::kMalformed;
+        }
+        answer = std::move(decoded).value();
+        return Read::kAnswer;
+      }
     }
     const double left =
         std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();

@@ -1,18 +1,18 @@
 // Worker processes: `convparity worker` (the same binary: fork() after ATen's threads have started
 // is unsafe) runs cases for a parent, so that a SUT that crashes or hangs ends the worker, not the
-// campaign. The protocol, one JSON object a line:
-//   parent → worker: {"id": n, "case": <case>, "suts": [names], "fresh": [names],
-//     "kept": [names]}, several ahead; the worker takes them in order. The SUTs named in "fresh"
-//     run in a child forked for the case from the worker's SUT host (sut_host.h), those in "kept"
-//     in the host's child kept from case to case (WorkerPolicy): their crash ends that child, not
-//     the worker.
-//   worker → parent: {"ready": true} once started; for request n: {"id": n, "prepared": true,
-//     "oracle_seconds": s} once its inputs and reference are there (s: the oracle's time, which
-//     an adaptive timeout scales), then {"id": n, "outcome": k, "value": <outcome>}
-//     after each SUT k in order (the last one also with "protocol" and "idle": the worker's
-//     seconds around the request, CaseTiming). A SUT that crashes or hangs is the one after the
-//     last outcome; before "prepared", the case's preparation is. Every line is a write of its
-//     own, on the pipe before the next SUT starts, so that a crash cannot take it along.
+// campaign. The protocol:
+//   parent → worker, one JSON object a line: {"id": n, "case": <case>, "suts": [names],
+//     "fresh": [names], "kept": [names]}, several ahead; the worker takes them in order. The SUTs
+//     named in "fresh" run in a child forked for the case from the worker's SUT host (sut_host.h),
+//     those in "kept" in the host's child kept from case to case (WorkerPolicy): their crash ends
+//     that child, not the worker.
+//   worker → parent, framed answers (WorkerAnswer, outcome_wire.h): "ready" once started; for
+//     request n, "prepared" with the oracle's time once its inputs and reference are there (an
+//     adaptive timeout scales that time), then an outcome after each SUT k in order (the last one's
+//     timing also holds the worker's protocol and idle seconds around the request, CaseTiming). A
+//     SUT that crashes or hangs is the one after the last outcome; before "prepared", the case's
+//     preparation is. Every answer is a write of its own, on the pipe before the next SUT starts,
+//     so that a crash cannot take it along.
 // The worker's check context comes on its command line: `convparity worker --limits …`.
 #pragma once
 
@@ -22,6 +22,7 @@
 
 #include "core/status.h"
 #include "harness/engine/check_context.h"
+#include "harness/engine/outcome_wire.h"
 
 namespace convparity {
 
@@ -59,9 +60,11 @@ class WorkerProcess {
   // Writes a whole line; false when the worker is gone.
   bool Send(const std::string& line);
 
-  enum class Read { kLine, kEof, kTimeout };
-  // Reads one line, waiting at most `seconds`.
-  Read ReadLine(double seconds, std::string& line);
+  // kMalformed: bytes that are no answer (the worker is broken, and stopped; malformed() says how).
+  enum class Read { kAnswer, kEof, kTimeout, kMalformed };
+  // Reads one answer, waiting at most `seconds`.
+  Read ReadAnswer(double seconds, WorkerAnswer& answer);
+  const std::string& malformed() const { return malformed_; }
 
  private:
   std::string executable_;
@@ -71,6 +74,7 @@ class WorkerProcess {
   pid_t pid_ = -1;
   int to_ = -1, from_ = -1;
   std::string buffer_;
+  std::string malformed_;
 };
 
 // The worker's side: reads requests from stdin and answers on stdout, until stdin closes.

@@ -27,7 +27,7 @@ enum class FuzzReader : uint8_t {
   kDescriptor,      // ParseDescriptor
   kCaseJson,        // ParseCaseText
   kSummaryJson,     // SummaryFromJson
-  kOutcomeJson,     // OutcomeFromJson (what a worker process answers)
+  kWorkerAnswer,    // DecodeAnswer (what a worker process answers, outcome_wire.h)
   kBenchdnn,        // ParseBenchdnnText, conv
   kBenchdnnDeconv,  // ParseBenchdnnText, deconv
   kPluginStruct,    // ProblemFromPluginStruct

@@ -428,7 +428,12 @@ CampaignSummary Fed() {
       Case("t2d_g2_ic2_oc4_i5_k3_s2_d2_op1", Direction::kForward, "known-bug:tvm-7912");
   const ConvCase plain = Case("1d_ic1_oc1_i3_k3", Direction::kBackwardData);
   CountCase(&s, t, Outcome(Verdict::kFailed));
-  CountCase(&s, t, Outcome(Verdict::kPassed), /*count_shared_time=*/false);
+  // A second SUT of the same case: its preparation's time is the first one's, its own check's
+  // oracle time (a mostly-zero reference's reach) is its own.
+  CaseOutcome second = Outcome(Verdict::kPassed);
+  second.timing.own_oracle = 0.375;
+  second.timing.oracle += second.timing.own_oracle;
+  CountCase(&s, t, second, /*count_shared_time=*/false);
   CountCase(&s, plain, Outcome(Verdict::kMistrusted));
   CountCase(&s, plain, Outcome(Verdict::kSkipped, "3-D only"));
   CountCase(&s, plain, Outcome(Verdict::kInvalid, "groups"));
@@ -453,7 +458,7 @@ TEST(CampaignSummary, CountFeedsVerdictsCoverageAndTime) {
   EXPECT_EQ(s.mistrusted, 1);
   EXPECT_EQ(s.skipped, 1);
   EXPECT_EQ(s.skip_reasons.at("3-D only"), 1);
-  EXPECT_DOUBLE_EQ(s.time.oracle, 4 * 2.0);  // one of five outcomes shared its oracle time
+  EXPECT_DOUBLE_EQ(s.time.oracle, 4 * 2.0 + 0.375);  // one of five shared its preparation
   EXPECT_DOUBLE_EQ(s.time.sut, 5 * 0.25);
   EXPECT_DOUBLE_EQ(s.time.protocol, 4 * 0.0625);  // the worker's time around a case: shared too
   EXPECT_DOUBLE_EQ(s.time.idle, 4 * 1.0);
@@ -465,12 +470,31 @@ TEST(CampaignSummary, CountFeedsVerdictsCoverageAndTime) {
 
 TEST(CampaignSummary, JsonHoldsEveryFieldOfInterfacesMd) {
   const json j = SummaryJson(Fed(), kTool);
-  ExpectKeys(j, {"schema",       "tool",           "options",           "shards",
-                 "start_time",   "end_time",       "elapsed_seconds",   "cases",
-                 "buckets",      "findings",       "shrinking",         "throughput",
-                 "time_seconds", "coverage",       "mistrusted",        "skipped",
-                 "sut_versions", "mixed_versions", "incomplete_shards", "missing_shards",
-                 "timeline",     "bound_use",      "slow",              "invalid_files"},
+  ExpectKeys(j,
+             {"schema",
+              "tool",
+              "options",
+              "shards",
+              "start_time",
+              "end_time",
+              "elapsed_seconds",
+              "cases",
+              "buckets",
+              "findings",
+              "shrinking",
+              "throughput",
+              "time_seconds",
+              "coverage",
+              "mistrusted",
+              "skipped",
+              "sut_versions",
+              "mixed_versions",
+              "incomplete_shards",
+              "missing_shards",
+              "timeline",
+              "bound_use",
+              "slow",
+              "invalid_files"},
              "summary");
   EXPECT_EQ(j["schema"], "convparity.summary/3");
   // Shard 1 of 4 alone: the other three are missing.

@@ -117,17 +117,22 @@ TEST(Triage, CampaignsAgainstPlantedBugsOfEachClass) {
     }
   }
 
-  // A heap overflow under the checking malloc: the case that overflowed crashes, alone too.
+  // A heap overflow under the checking malloc: the case that overflowed crashes, alone too. An
+  // overflow that the check missed at its own free can crash a later case of the same process
+  // (which cases share one depends on the time limits, and so on the machine's load): that finding
+  // must say it crashed only after others.
   CampaignRun heap = Campaign("heap-overflow", 4, /*malloc_check=*/true);
-  ASSERT_FALSE(heap.reported.empty());
+  int alone = 0;
   for (const Finding& f : heap.reported) {
     EXPECT_EQ(f.outcome.verdict, Verdict::kCrashed) << f.outcome.reason;
-    EXPECT_FALSE(f.crashes_after_others) << f.outcome.reason;
+    if (f.crashes_after_others) continue;
+    ++alone;
     const ConvProblem& p = f.minimized.problem;
     EXPECT_TRUE(p.kernel[0] == 2 && p.stride[0] == 2 && p.bias)
         << "not the overflowing case: " << ProblemDescriptor(p);
     ExpectOneMinimal(f);
   }
+  EXPECT_GT(alone, 0) << "no overflowing case was shown to crash alone";
 
   // A bug shown only by kernels beyond 16 taps: the wider space reaches them in 1-D.
   CampaignRun large = Campaign("large-kernel", 6, false, {1});

@@ -10,7 +10,7 @@
 
 #include "core/descriptor.h"
 #include "harness/engine/check_case.h"
-#include "harness/engine/outcome_json.h"
+#include "harness/engine/outcome_wire.h"
 #include "harness/plugin/plugin_sut.h"
 #include "plugin_paths.h"
 
@@ -155,16 +155,13 @@ TEST(InexactJudging, RunNotesTravelTheWorkerProtocol) {
   std::unique_ptr<Sut> within = MustMake(CONVPARITY_INEXACT_PLUGIN);
   ASSERT_NE(within, nullptr);
   const CaseOutcome out = Check(kProblems[0], Direction::kForward, *within, Fill::kExact);
-  const nlohmann::json json = OutcomeToJson(out);
-  Result<CaseOutcome> back = OutcomeFromJson(json);
+  Result<CaseOutcome> back = DecodeOutcome(EncodeOutcome(out));
   ASSERT_TRUE(back.ok()) << back.status().message();
   EXPECT_EQ(back->notes, out.notes);
   EXPECT_EQ(back->notes, (RunNotes{"noise-within", true}));
-  // A SUT that says nothing adds nothing to the protocol (old workers' lines stay valid).
   CaseOutcome quiet = out;
   quiet.notes = {};
-  EXPECT_FALSE(OutcomeToJson(quiet).contains("notes"));
-  Result<CaseOutcome> quiet_back = OutcomeFromJson(OutcomeToJson(quiet));
+  Result<CaseOutcome> quiet_back = DecodeOutcome(EncodeOutcome(quiet));
   ASSERT_TRUE(quiet_back.ok());
   EXPECT_TRUE(quiet_back->notes.empty());
 }
