@@ -129,24 +129,31 @@ class IsolatedRunner : public CaseRunner {
           Hung(r, prepared);
           continue;
         case Waited::kEof:
-          Died(r, prepared ? static_cast<int>(r.done) : -1);
+          Died(r, prepared);
           continue;
         case Waited::kMalformed:
-          Died(r, prepared ? static_cast<int>(r.done) : -1,
-               "sent what is no answer (" + worker_.malformed() + ")");
+          Died(r, prepared, "sent what is no answer (" + worker_.malformed() + ")");
           continue;
         case Waited::kAnswer:
           break;
       }
-      // An answer to a request sent to a worker since replaced.
-      if (answer.id != r.id) continue;
+      // A worker answers its requests in order (a replaced one's pipe is closed): "prepared" for
+      // the oldest, then its SUTs' outcomes one by one. Anything else is a broken worker.
+      const bool in_turn =
+          answer.id == r.id &&
+          (prepared ? answer.kind == WorkerAnswer::Kind::kOutcome && r.base + answer.sut == r.done
+                    : answer.kind == WorkerAnswer::Kind::kPrepared);
+      if (!in_turn) {
+        worker_.Stop();
+        Died(r, prepared, "sent an answer out of turn");
+        continue;
+      }
       if (answer.kind == WorkerAnswer::Kind::kPrepared) {
         prepared = true;
         r.oracle_seconds = answer.oracle_seconds;
         next_sut_starts(r.oracle_seconds);
-      } else if (answer.kind == WorkerAnswer::Kind::kOutcome) {
-        const size_t k = r.base + answer.sut;
-        if (k >= r.suts.size()) continue;
+      } else {
+        const size_t k = r.done;
         CaseOutcome& o = r.out[k] = std::move(answer.outcome);
         // The worker's time around the request comes with its last answer.
         r.protocol += std::exchange(o.timing.protocol, 0);
@@ -307,12 +314,14 @@ class IsolatedRunner : public CaseRunner {
     return text;
   }
 
-  // The worker died while running SUT `current` of `r` (-1: before any, while preparing the case).
-  // `how`: given for a worker stopped already (one whose answers were malformed).
-  void Died(Request& r, int current, std::string how = "") {
-    if (how.empty()) how = worker_.Stop(/*kill_it=*/false);
+  // The worker ended while preparing `r` (`prepared` false) or while its SUT r.suts[r.done] ran:
+  // it died, or it broke the protocol and was stopped (`broke`: what it sent). A SUT that scribbles
+  // over the worker's memory can do either, so that SUT is reported crashed and runs apart from
+  // then on; a broken protocol's reason says what was seen, not that the SUT sent it.
+  void Died(Request& r, bool prepared, const std::string& broke = "") {
+    const std::string how = broke.empty() ? worker_.Stop(/*kill_it=*/false) : broke;
     r.first_limit = 0;
-    if (current < 0) {
+    if (!prepared) {
       // Nothing of a SUT ran: the harness itself failed on this case. Every SUT gets the verdict.
       for (size_t k = r.done; k < r.suts.size(); ++k)
         r.out[k] =
@@ -320,9 +329,12 @@ class IsolatedRunner : public CaseRunner {
       r.done = r.suts.size();
       return;
     }
-    ended_a_worker_.insert(r.suts[current]);
-    r.out[current] = VerdictOutcome(Verdict::kCrashed, r.suts[current] + " " + how);
-    r.done = static_cast<size_t>(current) + 1;
+    const std::string& sut = r.suts[r.done];
+    ended_a_worker_.insert(sut);
+    r.out[r.done] = VerdictOutcome(
+        Verdict::kCrashed,
+        broke.empty() ? sut + " " + how : "the worker " + how + " while " + sut + " ran");
+    ++r.done;
   }
 
   // SUTs whose run ended a worker of this process: they run apart (sut_host.h) from then on, in

@@ -1,7 +1,10 @@
 #include "harness/engine/outcome_wire.h"
 
+#include <cmath>
 #include <cstring>
+#include <string>
 #include <type_traits>
+#include <utility>
 
 namespace convparity {
 namespace {
@@ -43,6 +46,12 @@ class ByteReader {
     std::memcpy(&v, rest_.data() - sizeof v, sizeof v);
     return v;
   }
+  // A time: finite (a NaN would stick in every sum it reaches).
+  double Seconds(const char* what) {
+    const double v = Get<double>(what);
+    if (!std::isfinite(v)) Fail(what, "is not finite");
+    return v;
+  }
   bool Flag(const char* what) {
     const uint8_t v = Get<uint8_t>(what);
     if (v > 1) Fail(what, "is not 0 or 1");
@@ -74,7 +83,7 @@ class ByteReader {
   template <typename T>
   Result<T> Finish(T value) {
     if (ok() && !rest_.empty()) Fail("the end", "is followed by more bytes");
-    if (!ok()) return Status::Internal("malformed answer from a worker: " + why_);
+    if (!ok()) return Status::Internal(why_);
     return value;
   }
 
@@ -144,7 +153,7 @@ CaseOutcome GetOutcome(ByteReader& r) {
   j.symptom = r.Enum(kLastSymptom, "the symptom");
   CaseTiming& t = out.timing;
   for (double* v : {&t.fill, &t.oracle, &t.own_oracle, &t.sut, &t.compare, &t.protocol, &t.idle})
-    *v = r.Get<double>("a time");
+    *v = r.Seconds("a time");
   out.notes.implementation = r.Text("the implementation");
   out.notes.inexact = r.Flag("inexact");
   out.slow = r.Flag("slow");
@@ -186,14 +195,14 @@ Result<WorkerAnswer> DecodeAnswer(std::string_view bytes) {
   ByteReader r(bytes);
   WorkerAnswer answer;
   const uint8_t kind = r.Get<uint8_t>("the kind");
+  if (!r.ok()) return r.Finish(std::move(answer));
   using Kind = WorkerAnswer::Kind;
   if (kind != static_cast<uint8_t>(Kind::kReady) && kind != static_cast<uint8_t>(Kind::kPrepared) &&
       kind != static_cast<uint8_t>(Kind::kOutcome))
-    return Status::Internal("malformed answer from a worker: the kind " + std::to_string(kind) +
-                            " is none of R, P, O");
+    return Status::Internal("the kind " + std::to_string(kind) + " is none of R, P, O");
   answer.kind = static_cast<Kind>(kind);
   if (answer.kind != Kind::kReady) answer.id = r.Get<uint64_t>("the request's id");
-  if (answer.kind == Kind::kPrepared) answer.oracle_seconds = r.Get<double>("the oracle's time");
+  if (answer.kind == Kind::kPrepared) answer.oracle_seconds = r.Seconds("the oracle's time");
   if (answer.kind == Kind::kOutcome) {
     answer.sut = r.Get<uint32_t>("the SUT's number");
     answer.outcome = GetOutcome(r);

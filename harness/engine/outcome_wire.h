@@ -3,7 +3,8 @@
 // both ends are this binary, so it only has to round-trip exactly, fast (a campaign of small cases
 // sends tens of thousands of outcomes a minute, and building them as JSON cost more than the small
 // cases' comparison) and safely: whatever bytes a broken worker sends, decoding fails with a
-// message, never crashes. The encoding is canonical: decoding then encoding gives the same bytes.
+// message saying what was wrong ("the reason is cut short"; the caller says whose bytes they were),
+// never crashes. The encoding is canonical: decoding then encoding gives the same bytes.
 #pragma once
 
 #include <cstdint>

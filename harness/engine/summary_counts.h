@@ -13,7 +13,8 @@
 namespace convparity {
 
 // Counts one case. Fill and oracle time belong to the problem and are shared by every SUT that
-// checks it: pass count_shared_time = false for all but the first SUT of a prepared case.
+// checks it: pass count_shared_time = false for all but the first SUT of a prepared case (whose
+// own oracle time, CaseTiming::own_oracle, still counts).
 void CountCase(CampaignSummary* s, const ConvCase& c, const CaseOutcome& outcome,
                bool count_shared_time = true);
 // Counts a discrepancy in its bucket; the first one of a bucket records the report file and when.

@@ -110,8 +110,10 @@ void WorkerProcess::Swap(WorkerProcess& other) {
 
 Status WorkerProcess::WaitReady(double seconds) {
   WorkerAnswer ready;
-  if (ReadAnswer(seconds, ready) != Read::kAnswer || ready.kind != WorkerAnswer::Kind::kReady) {
-    const std::string how = Stop();
+  const Read read = ReadAnswer(seconds, ready);
+  if (read != Read::kAnswer || ready.kind != WorkerAnswer::Kind::kReady) {
+    const std::string how =
+        read == Read::kMalformed ? "it sent what is no answer: " + malformed_ : Stop();
     return Status::Internal("the worker " + executable_ + " did not start (" + how + ")");
   }
   return Status::Ok();
@@ -150,7 +152,8 @@ WorkerProcess::Read WorkerProcess::ReadAnswer(double seconds, WorkerAnswer& answ
     if (buffer_.size() >= sizeof length) {
       std::memcpy(&length, buffer_.data(), sizeof length);
       if (length > kMaxAnswerBytes) {
-        malformed_ = "an answer of " + std::to_string(length) + " bytes";
+        malformed_ = "an answer of " + std::to_string(length) + " bytes, over the limit of " +
+                     std::to_string(kMaxAnswerBytes);
         Stop();
         return Read::kMalformed;
       }

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "core/descriptor.h"
 #include "harness/engine/case_runner.h"
@@ -116,10 +117,12 @@ TEST(OutcomeWire, EveryCutShortAnswerIsRefusedWithAMessage) {
   for (size_t n = 0; n < bytes.size(); ++n) {
     Result<WorkerAnswer> cut = DecodeAnswer(bytes.substr(0, n));
     ASSERT_FALSE(cut.ok()) << n << " of " << bytes.size() << " bytes decoded";
-    EXPECT_NE(cut.status().message().find("malformed answer from a worker"), std::string::npos)
+    EXPECT_NE(cut.status().message().find(" is cut short"), std::string::npos)
         << cut.status().message();
   }
-  EXPECT_FALSE(DecodeAnswer(std::string(bytes) + "x").ok());
+  Result<WorkerAnswer> longer = DecodeAnswer(std::string(bytes) + "x");
+  ASSERT_FALSE(longer.ok());
+  EXPECT_EQ(longer.status().message(), "the end is followed by more bytes");
 }
 
 // Canonical: a changed byte is refused, or it was a value that decodes to another answer that
@@ -148,48 +151,79 @@ TEST(OutcomeWire, ValuesOutOfRangeAreNamed) {
   bad_verdict[0] = static_cast<char>(static_cast<int>(kLastVerdict) + 1);
   Result<CaseOutcome> v = DecodeOutcome(bad_verdict);
   ASSERT_FALSE(v.ok());
-  EXPECT_EQ(v.status().message(), "malformed answer from a worker: the verdict is out of range");
+  EXPECT_EQ(v.status().message(), "the verdict is out of range");
   std::string bad_flag = bytes;
   bad_flag.back() = 2;  // `abandoned`
   Result<CaseOutcome> f = DecodeOutcome(bad_flag);
   ASSERT_FALSE(f.ok());
-  EXPECT_EQ(f.status().message(), "malformed answer from a worker: abandoned is not 0 or 1");
+  EXPECT_EQ(f.status().message(), "abandoned is not 0 or 1");
+  CaseOutcome endless;
+  endless.timing.sut = std::numeric_limits<double>::infinity();
+  Result<CaseOutcome> t = DecodeOutcome(EncodeOutcome(endless));
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().message(), "a time is not finite");
   Result<WorkerAnswer> kind = DecodeAnswer("Z");
   ASSERT_FALSE(kind.ok());
-  EXPECT_EQ(kind.status().message(),
-            "malformed answer from a worker: the kind 90 is none of R, P, O");
+  EXPECT_EQ(kind.status().message(), "the kind 90 is none of R, P, O");
+  Result<WorkerAnswer> empty = DecodeAnswer("");
+  ASSERT_FALSE(empty.ok());
+  EXPECT_EQ(empty.status().message(), "the kind is cut short");
 }
 
-// A worker that starts, then answers its first request with bytes that are no answer: the case's
-// SUT is reported crashed with what was wrong, and the next case runs in a new worker.
-TEST(OutcomeWire, AWorkerThatSendsWhatIsNoAnswerEndsAsACrash) {
+// The outcomes of two cases, each of one SUT, run by a fake worker: a shell script that says it is
+// ready, then answers each request line with `answer` (printf's escapes).
+std::vector<CaseOutcome> RunByFakeWorker(const std::string& answer) {
   char dir_template[] = "/tmp/convparity-wire-XXXXXX";
-  ASSERT_NE(mkdtemp(dir_template), nullptr);
+  if (mkdtemp(dir_template) == nullptr) return {};
   const std::string dir = dir_template, script = dir + "/worker";
   {
     std::ofstream out(script);
-    // Ready ("R", length 1), then per request line an answer of the kind 'Z' (length 1).
+    // Ready: a frame of length 1, "R".
     out << "#!/bin/sh\nprintf '\\001\\000\\000\\000R'\n"
-           "while read -r line; do printf '\\001\\000\\000\\000Z'; done\n";
+        << "while read -r line; do printf '" << answer << "'; done\n";
   }
-  ASSERT_EQ(chmod(script.c_str(), 0755), 0);
+  chmod(script.c_str(), 0755);
   std::unique_ptr<CaseRunner> runner = MakeIsolatedRunner(script, 10);
   Result<ParsedDescriptor> parsed = ParseDescriptor("fwd:2d_ic1_oc1_i4x4_k1x1");
-  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_TRUE(parsed.ok()) << parsed.status().message();
   ConvCase c;
   c.problem = parsed->problem;
   c.sut = "direct";
+  std::vector<CaseOutcome> outcomes;
   for (int k = 0; k < 2; ++k) {
     runner->Submit(c, {"direct"});
-    const std::vector<CaseOutcome> out = runner->Next();
-    ASSERT_EQ(out.size(), 1u);
-    EXPECT_EQ(out[0].verdict, Verdict::kCrashed);
-    EXPECT_EQ(out[0].reason,
-              "the worker sent what is no answer (malformed answer from a worker: the kind 90 "
-              "is none of R, P, O) while preparing the case");
+    for (CaseOutcome& o : runner->Next()) outcomes.push_back(std::move(o));
   }
   unlink(script.c_str());
   rmdir(dir.c_str());
+  return outcomes;
+}
+
+// A worker that sends bytes that are no answer, or an answer out of turn, is broken: the case is
+// reported crashed with what was wrong (not waited for until a time limit), and the next case
+// runs in a new worker.
+TEST(OutcomeWire, AWorkerThatSendsWhatIsNoAnswerEndsAsACrash) {
+  const std::vector<CaseOutcome> outcomes = RunByFakeWorker("\\001\\000\\000\\000Z");
+  ASSERT_EQ(outcomes.size(), 2u);
+  for (const CaseOutcome& o : outcomes) {
+    EXPECT_EQ(o.verdict, Verdict::kCrashed);
+    EXPECT_EQ(o.reason,
+              "the worker sent what is no answer (the kind 90 is none of R, P, O) while preparing "
+              "the case");
+  }
+}
+
+TEST(OutcomeWire, AWorkerThatAnswersOutOfTurnEndsAsACrash) {
+  // "prepared" for request 99, never sent: a frame of 17 bytes, "P", the id (8 bytes, 99 first on
+  // this little-endian machine) and the oracle's time (8 zero bytes).
+  std::string frame = "\\021\\000\\000\\000P\\143";
+  for (int zero = 0; zero < 15; ++zero) frame += "\\000";
+  const std::vector<CaseOutcome> outcomes = RunByFakeWorker(frame);
+  ASSERT_EQ(outcomes.size(), 2u);
+  for (const CaseOutcome& o : outcomes) {
+    EXPECT_EQ(o.verdict, Verdict::kCrashed);
+    EXPECT_EQ(o.reason, "the worker sent an answer out of turn while preparing the case");
+  }
 }
 
 }  // namespace
