@@ -26,7 +26,7 @@ constexpr int kMaxJsonDepth = 64;
 
 const std::vector<std::string> kTopFields = {
     "schema",     "sut",     "direction", "fill",      "seed",      "expect", "note",
-    "descriptor", "problem", "graph",     "transform", "algorithm", "origin"};
+    "descriptor", "problem", "graph",     "transform", "algorithm", "origin", "spelling"};
 const std::vector<std::string> kProblemFields(std::begin(kProblemFieldNames),
                                               std::end(kProblemFieldNames));
 const std::vector<std::string> kTransformFields = {"pipeline", "graph"};
@@ -344,6 +344,13 @@ Result<ConvCase> CaseFromJsonUnchecked(const json& j) {
     Result<CaseOrigin> o = OriginFromJson(j["origin"]);
     if (!o.ok()) return o.status();
     c.origin = *o;
+  }
+  if (j.contains("spelling")) {
+    Result<Spelling> s = SpellingFromJson(j["spelling"]);
+    if (!s.ok()) return s.status();
+    Status fits = CheckSpelling(*s, c.problem);
+    if (!fits.ok()) return Status::Invalid("field 'spelling': " + fits.message());
+    c.spelling = *s;
   }
   if (j.contains("transform")) {
     Result<TransformGraph> t = TransformFromJson(j["transform"]);

@@ -54,6 +54,7 @@ json CaseToJson(const ConvCase& c, bool with_descriptor) {
   // Written only when set, so that cases without them stay byte-identical to older files.
   if (c.algorithm != Algorithm::kDirect) j["algorithm"] = AlgorithmName(c.algorithm);
   if (!c.origin.empty()) j["origin"] = OriginToJson(c.origin);
+  if (!c.spelling.plain()) j["spelling"] = SpellingToJson(c.spelling);
   return j;
 }
 

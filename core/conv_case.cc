@@ -21,7 +21,8 @@ const char* FillName(Fill f) {
 
 std::string CaseTitle(const ConvCase& c) {
   return CaseDescriptor(c.problem, c.direction) +
-         (*c.graph != ConvForm() ? " (as a " + c.graph->name + ")" : "");
+         (*c.graph != ConvForm() ? " (as a " + c.graph->name + ")" : "") +
+         (c.spelling.plain() ? "" : " spelled " + SpellingText(c.spelling));
 }
 
 const char* AlgorithmName(Algorithm a) {
@@ -53,7 +54,8 @@ Result<Fill> ParseFill(const std::string& s) {
 bool ConvCase::operator==(const ConvCase& o) const {
   return problem == o.problem && direction == o.direction && sut == o.sut && fill == o.fill &&
          seed == o.seed && expect == o.expect && note == o.note && *graph == *o.graph &&
-         transform == o.transform && algorithm == o.algorithm && origin == o.origin;
+         transform == o.transform && algorithm == o.algorithm && origin == o.origin &&
+         spelling == o.spelling;
 }
 
 }  // namespace convparity

@@ -11,6 +11,7 @@
 #include "core/case_graphs.h"
 #include "core/case_origin.h"
 #include "core/conv_problem.h"
+#include "core/spelling.h"
 #include "core/status.h"
 #include "core/verdict.h"
 
@@ -58,12 +59,15 @@ struct ConvCase {
   std::optional<TransformGraph> transform;  // a transform SUT's finding only
   Algorithm algorithm = Algorithm::kDirect;
   CaseOrigin origin;  // where an imported case came from; empty otherwise
+  // How a model file writes the problem's convolution (core/spelling.h): for SUTs that read a
+  // model format; plain by default. CheckSpelling holds for the problem.
+  Spelling spelling;
 
   bool operator==(const ConvCase& o) const;
 };
 
-// Its descriptor, followed by " (as a chain)" for a graph form other than conv: how log lines
-// name a case.
+// Its descriptor, followed by " (as a chain)" for a graph form other than conv and by
+// " spelled pads=same_upper" for a spelling that is not plain: how log lines name a case.
 std::string CaseTitle(const ConvCase& c);
 
 constexpr const char* kCaseSchema = "convparity.case/1";

@@ -82,6 +82,8 @@ std::string BucketSignature(const ConvCase& c, Verdict verdict, Symptom symptom)
     if (symptom == Symptom::kPrecision) return sig;
     sig += "/";
   }
+  // A spelling is a way a frontend reads the model: a bucket of its own.
+  if (!c.spelling.plain()) sig += "spelled:" + SpellingText(c.spelling) + "/";
   sig += (*c.graph != ConvForm() ? c.graph->name + "." : "") + (p.transposed ? "t" : "") +
          std::to_string(p.rank) + "d";
   for (const std::string& tag : FeatureTags(p)) {

@@ -56,13 +56,15 @@ struct GraphRun {
 };
 
 // What the engine runs: a case's graph, the graph of `form` built from `p` (core/case_graphs.h),
-// in `direction`, on `buffers`.
+// in `direction`, on `buffers`, as `spelling` writes it in a model file: only SUTs that read a
+// model format (harness/models/) see a difference; the others run the same buffers whatever it
+// says.
 class Sut {
  public:
   virtual ~Sut() = default;
   virtual std::string name() const = 0;
   virtual GraphRun RunGraph(const ConvProblem& p, const GraphForm& form, Direction direction,
-                            const CaseBuffers& buffers) = 0;
+                            const Spelling& spelling, const CaseBuffers& buffers) = 0;
   // After a run that ended Ok: what the SUT says about it (the implementation it used, whether the
   // result is inexact). Empty by default.
   virtual RunNotes LastRunNotes() const { return {}; }
@@ -83,14 +85,21 @@ class ConvSut : public Sut {
   // Ok; Unsupported(reason) when it declines the configuration (verdict: skipped); anything else is
   // an error of the system under test.
   virtual Status Run(const ConvProblem& p, Direction direction, const ConvBuffers& buffers) = 0;
+  // Run, told the case's spelling too: a child of the process protocol passes it on (for a frontend
+  // that writes its own model); the others compute the same buffers whatever it says.
+  virtual Status RunSpelled(const ConvProblem& p, Direction direction, const Spelling&,
+                            const ConvBuffers& buffers) {
+    return Run(p, direction, buffers);
+  }
   GraphRun RunGraph(const ConvProblem& p, const GraphForm& form, Direction direction,
-                    const CaseBuffers& buffers) final {
+                    const Spelling& spelling, const CaseBuffers& buffers) final {
     if (form != ConvForm())
       return Status::Unsupported(name() + " runs single convolutions; a " + form.name +
                                  " case needs a SUT that runs graphs (transform:…)");
-    return Run(p, direction,
-               ConvBuffers{buffers.Get(kInputVar), buffers.Get(kWeightVar), buffers.Get(kBiasVar),
-                           buffers.Get(kGradOutputVar), buffers.result});
+    return RunSpelled(
+        p, direction, spelling,
+        ConvBuffers{buffers.Get(kInputVar), buffers.Get(kWeightVar), buffers.Get(kBiasVar),
+                    buffers.Get(kGradOutputVar), buffers.result});
   }
 };
 

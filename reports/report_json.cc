@@ -120,12 +120,12 @@ json ReportJson(const Finding& f, const ToolInfo& tool, const std::string& case_
       {"case_file", case_file.empty() ? json(nullptr) : json(case_file)},
       {"command", case_file.empty() ? descriptor_command
                                     : "convparity repro " + ShellQuote(case_file) + repro_flags},
-      // A transform case's graphs, a graph form, and a case's algorithm live only in its case
-      // file.
-      {"descriptor_command",
-       !m.transform && *m.graph == ConvForm() && m.algorithm == Algorithm::kDirect
-           ? json(descriptor_command)
-           : json()}};
+      // A transform case's graphs, a graph form, a case's algorithm and its spelling live only in
+      // its case file.
+      {"descriptor_command", !m.transform && *m.graph == ConvForm() &&
+                                     m.algorithm == Algorithm::kDirect && m.spelling.plain()
+                                 ? json(descriptor_command)
+                                 : json()}};
   json report = {{"schema", kReportSchema},
                  {"tool",
                   {{"name", kToolName},

@@ -20,6 +20,7 @@ packages=(
   clang-14 libclang-rt-14-dev clang-format
   libxnnpack-dev libpthreadpool-dev libarmnn-dev libarmnn-cpuref-backend22 libdnnl-dev
   libopenblas0-serial
+  libonnx-dev libprotobuf-dev libopencv-dnn-dev
   python3-jsonschema python3-torch python3-hypothesis python3-numpy
   slurm-wlm munge chromium
 )

@@ -1,13 +1,16 @@
 // The child's side of convparity's process protocol, version 1 (harness/exec/PROTOCOL.md), for
 // Node.js with no dependency.
 //
-//   serve({name, version, directions, capabilities, compute})
+//   serve({name, version, directions, capabilities, modelFormat, compute})
 //
 // answers convparity's hello, then every `run` request until stdin closes. compute(request,
-// inputs) gets the request header and its input buffers as {name: Float32Array} (PyTorch's
+// inputs, model) gets the request header and its input buffers as {name: Float32Array} (PyTorch's
 // layouts, the shapes of request.inputs) and returns (or resolves to) a Float32Array of
 // request.result.count values, or throws Unsupported(reason) to decline the case. Any other
 // exception is answered as an `error` and the child goes on.
+// With modelFormat ('onnx'), the child reads models (PROTOCOL.md, "Models"): `model` is the
+// model's bytes (a Uint8Array), inputs.input its input x, and compute may return {shape} instead
+// of values when the stack computed a result of another shape than request.result.shape.
 //
 // Only protocol messages go to stdout: console.log is sent to stderr before anything else loads,
 // because libraries print banners (TensorFlow.js does).
@@ -71,6 +74,18 @@ class Input {
       }
     }
   }
+  bytes(count) {
+    const out = new Uint8Array(count);
+    const buffered = Math.min(count, this.end - this.start);
+    this.chunk.copy(out, 0, this.start, this.start + buffered);
+    this.start += buffered;
+    for (let at = buffered; at < count;) {
+      const n = readSome(out, at, count);
+      if (n === 0) throw new Error(`end of file inside a model of ${count} bytes`);
+      at += n;
+    }
+    return out;
+  }
   floats(count) {
     const values = new Float32Array(count);
     const bytes = Buffer.from(values.buffer);
@@ -107,10 +122,12 @@ function oneLine(text) {
   return String(text).replace(/\s+/g, ' ').trim().slice(0, 200);
 }
 
-async function answer(request, inputs, compute) {
+async function answer(request, inputs, model, compute) {
   const id = request.id;
   try {
-    const result = await compute(request, inputs);
+    const result = await compute(request, inputs, model);
+    if (result && !(result instanceof Float32Array) && Array.isArray(result.shape))
+      return [{type: 'ok', id, count: 0, shape: result.shape}];
     if (!(result instanceof Float32Array) || result.length !== request.result.count)
       return [{type: 'error', id, message: `the adapter made ${result && result.length} values, ` +
                `expected ${request.result.count}`}];
@@ -121,7 +138,8 @@ async function answer(request, inputs, compute) {
   }
 }
 
-async function serve({name, version, directions, capabilities = null, compute}) {
+async function serve({name, version, directions, capabilities = null, modelFormat = null,
+                      compute}) {
   const input = new Input();
   const hello = input.line();
   if (hello === null) return 0;
@@ -130,7 +148,9 @@ async function serve({name, version, directions, capabilities = null, compute}) 
     send({type: 'error', message: `${name} speaks protocol ${PROTOCOL_VERSION} only`});
     return 2;
   }
-  send({type: 'hello', protocol: PROTOCOL_VERSION, name, version, directions, capabilities});
+  const ours = {type: 'hello', protocol: PROTOCOL_VERSION, name, version, directions, capabilities};
+  if (modelFormat) ours.model_format = modelFormat;
+  send(ours);
   for (;;) {
     const line = input.line();
     if (line === null) return 0;
@@ -138,7 +158,8 @@ async function serve({name, version, directions, capabilities = null, compute}) 
     if (request.type !== 'run') throw new Error(`expected a run request, got ${request.type}`);
     const inputs = {};
     for (const b of request.inputs) inputs[b.name] = input.floats(b.count);
-    const [header, values] = await answer(request, inputs, compute);
+    const model = request.model ? input.bytes(request.model.size) : null;
+    const [header, values] = await answer(request, inputs, model, compute);
     send(header, values);
   }
 }

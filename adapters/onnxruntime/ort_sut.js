@@ -2,14 +2,15 @@
 //
 //   node ort_sut.js disabled|all     (convparity: --sut onnxruntime, --sut onnxruntime-opt)
 //
-// Each case is a one-node ONNX model (Conv, or ConvTranspose for transposed problems; 1-3-D,
-// group, dilations, asymmetric pads, output_padding, strides) written by onnx_writer.js and run on
-// the CPU execution provider, forward only (ONNX Runtime's inference API has no gradients).
-//  - `disabled`: graph optimizations off; the weight and bias are graph inputs, so one session
-//    serves every case of the same problem (sessions are cached by problem).
-//  - `all`: every graph optimization, with the weight and bias as constant initializers, as in a
-//    deployed model: constant folding and layout rewrites (NCHWc on x86 for suitable channel
-//    counts) apply. A session is made per case (its weights are part of it).
+// Forward only (ONNX Runtime's inference API has no gradients), on the CPU execution provider.
+//  - `disabled`: graph optimizations off. Each case is a one-node ONNX model (Conv, or
+//    ConvTranspose; 1-3-D, group, dilations, asymmetric pads, output_padding, strides) written by
+//    onnx_writer.js with the weight and bias as graph inputs, so that one session serves every case
+//    of the same problem (sessions are cached by problem).
+//  - `all`: a frontend (common/onnx_models.js): it reads the ONNX model convparity writes of each
+//    case, in every spelling and graph form, with the weights as constants as in a deployed model,
+//    and runs it with every graph optimization (constant folding, Conv + BatchNormalization and
+//    Conv + Add fusions, Pad folding, layout rewrites: NCHWc on x86 for suitable channel counts).
 'use strict';
 
 const {serve, Unsupported} = require('../common/convparity_protocol.js');
@@ -22,11 +23,33 @@ if (level !== 'disabled' && level !== 'all') {
 }
 const ort = require('onnxruntime-node');
 
+if (level === 'all') {
+  const {serveOnnxModels} = require('../common/onnx_models.js');
+  serveOnnxModels({
+    ort,
+    name: 'onnxruntime-opt',
+    version: `${ort.env.versions.node || ort.env.versions.common} (cpu, optimization all, ` +
+             `node ${process.versions.node})`,
+    sessionOptions: {
+      graphOptimizationLevel: 'all',
+      executionProviders: ['cpu'],
+      intraOpNumThreads: 1,
+      interOpNumThreads: 1,
+      executionMode: 'sequential',
+      logSeverityLevel: 3,
+    },
+  }).then((code) => process.exit(code), (e) => {
+    console.error(e && e.stack ? e.stack : e);
+    process.exit(1);
+  });
+  return;
+}
+
 const kOpset = 17;
 const kMaxCachedSessions = 64;
-const sessions = new Map();  // problem key → session (level disabled), least recently used first
+const sessions = new Map();  // problem key → session, least recently used first
 
-function modelFor(p, constants) {
+function modelFor(p) {
 
   const weightShape = p.transposed
       ? [p.in_channels, p.out_channels / p.groups, ...p.kernel]
@@ -43,9 +66,8 @@ function modelFor(p, constants) {
   const w = {name: 'W', shape: weightShape};
   const b = {name: 'B', shape: [p.out_channels]};
   const tensors = p.bias ? [w, b] : [w];
-  const inputs = constants ? [x] : [x, ...tensors];
-  const initializers = constants
-      ? tensors.map((t) => ({...t, values: constants[t.name]})) : [];
+  const inputs = [x, ...tensors];
+  const initializers = [];
   return oneNodeModel({
     opType: p.transposed ? 'ConvTranspose' : 'Conv',
     attributes,
@@ -66,15 +88,13 @@ const options = {
   logSeverityLevel: 3,
 };
 
-async function sessionFor(p, inputs) {
-  if (level === 'all')
-    return ort.InferenceSession.create(modelFor(p, {W: inputs.weight, B: inputs.bias}), options);
+async function sessionFor(p) {
   const key = JSON.stringify(p);
   let session = sessions.get(key);
   if (session) {
     sessions.delete(key);  // refreshed below as the most recently used
   } else {
-    session = await ort.InferenceSession.create(modelFor(p, null), options);
+    session = await ort.InferenceSession.create(modelFor(p), options);
     if (sessions.size >= kMaxCachedSessions) {
       const [oldest, s] = sessions.entries().next().value;
       sessions.delete(oldest);
@@ -98,24 +118,20 @@ async function compute(request, inputs) {
   const feeds = {X: new ort.Tensor('float32', inputs.input, request.inputs[0].shape)};
   let session;
   try {
-    session = await sessionFor(p, inputs);
-    if (level === 'disabled') {
-      feeds.W = new ort.Tensor('float32', inputs.weight, request.inputs[1].shape);
-      if (p.bias) feeds.B = new ort.Tensor('float32', inputs.bias, [p.out_channels]);
-    }
+    session = await sessionFor(p);
+    feeds.W = new ort.Tensor('float32', inputs.weight, request.inputs[1].shape);
+    if (p.bias) feeds.B = new ort.Tensor('float32', inputs.bias, [p.out_channels]);
     const results = await session.run(feeds);
     return Float32Array.from(results.Y.data);
   } catch (e) {
     if (kLacks.test(String(e && e.message))) throw new Unsupported(String(e.message));
     throw e;
-  } finally {
-    if (level === 'all' && session) await session.release();
   }
 }
 
 serve({
-  name: level === 'all' ? 'onnxruntime-opt' : 'onnxruntime',
-  version: `${ort.env.versions.node || ort.env.versions.common} (cpu, optimization ${level}, ` +
+  name: 'onnxruntime',
+  version: `${ort.env.versions.node || ort.env.versions.common} (cpu, optimization disabled, ` +
            `node ${process.versions.node})`,
   directions: ['fwd'],
   // What compute runs (docs/INTERFACES.md, "Capabilities"): every forward case but a transposed one

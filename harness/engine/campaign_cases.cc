@@ -7,6 +7,7 @@
 
 #include "core/prng.h"
 #include "harness/engine/case_schedule.h"
+#include "harness/models/model_sut.h"
 #include "harness/suts/sut_registry.h"
 
 namespace convparity {
@@ -27,6 +28,7 @@ ProblemSpace SpaceOf(const CampaignOptions& o) {
 // The streams of a case's redraws and of its choice to be drawn outside, apart from its first draw
 // (MixSeed(seed, i), as before declarations) and its fill's seed.
 constexpr uint64_t kRedrawStream = 0xD3A7ull, kOutsideStream = 0x0575ull;
+constexpr uint64_t kSpellingStream = 0x5BE1ull;
 
 // `all` narrowed to what the regions of `declared` that run `d` draw: their ranks, kinds and
 // groupings, and dilation if one of them has it. None when no region runs d inside `all`.
@@ -56,13 +58,16 @@ std::optional<ProblemSpace> Narrowed(const ProblemSpace& all, const Capabilities
 
 Result<CampaignSpace> MakeCampaignSpace(const CampaignOptions& o, std::vector<std::string> suts) {
   std::vector<Capabilities> declarations;
+  bool reads_models = false;
   for (const std::string& name : suts) {
     Result<std::unique_ptr<Sut>> sut = MakeSut(name, o.check.suts);
     if (!sut.ok()) return sut.status();
     declarations.push_back((*sut)->capabilities());
+    reads_models = reads_models || dynamic_cast<const ModelSut*>(sut->get()) != nullptr;
   }
   const ProblemSpace all = SpaceOf(o);
-  CampaignSpace space{GenProblem(all), Union(declarations), std::move(suts), {}, {}, {}, {}};
+  CampaignSpace space{GenProblem(all), Union(declarations), std::move(suts), {}, {}, {}, {},
+                      reads_models};
   const std::vector<Direction> directions = o.directions.empty() ? AllDirections() : o.directions;
   space.inside.assign(AllDirections().size(), space.gen);
   space.runs.assign(AllDirections().size(), !space.declarations.declared);
@@ -121,12 +126,16 @@ DrawnCase DrawCase(const CampaignOptions& o, const CampaignSpace& space, int64_t
   const GraphForm* graph =
       &CampaignGraphForm(problem.value(), space.suts, o.check.suts, o.max_macs, i);
   const bool landed_outside = WhyOutside(declared, graph->name, d, problem.value()).has_value();
+  const Spelling spelling =
+      space.spelled ? DrawSpelling(MixSeed(o.seed ^ kSpellingStream, index), problem.value())
+                    : Spelling{};
   return {std::move(problem),
           d,
           o.fills[(index / nd) % o.fills.size()],
           MixSeed(o.seed ^ 0x5EEDull, index),
           graph,
-          landed_outside};
+          landed_outside,
+          spelling};
 }
 
 Result<ConvCase> CampaignCase(const CampaignOptions& options, int64_t index) {

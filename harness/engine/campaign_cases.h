@@ -25,10 +25,14 @@ struct DrawnCase {
   uint64_t seed;
   const GraphForm* graph;
   bool outside = false;  // outside the SUTs' declarations (mostly on purpose, just outside)
+  Spelling spelling;     // plain unless a SUT reads a model format
 
+  // The case, its problem conformed to its spelling (an auto-pad mode's pads).
   ConvCase Case() const {
     ConvCase c{problem.value(), direction, "", fill, seed};
     c.graph = graph;
+    c.spelling = spelling;
+    ConformToSpelling(spelling, c.problem);
     return c;
   }
 };
@@ -49,6 +53,8 @@ struct CampaignSpace {
   // can land inside at all.
   std::vector<rc::Gen<ConvProblem>> inside;
   std::vector<bool> runs;
+  // Some SUT reads a model format (harness/models/model_sut.h): cases are drawn with spellings.
+  bool spelled = false;
 };
 
 // About one case in kOutsideEvery of a campaign whose SUTs declare what they run is drawn just

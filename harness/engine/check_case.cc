@@ -83,7 +83,7 @@ std::vector<double> ReachOf(const PreparedCase& prep) {
 }
 
 SutRun RunSut(Sut& sut, const ConvProblem& p, Direction d, const CaseInputs& inputs,
-              const GraphForm& form) {
+              const GraphForm& form, const Spelling& spelling) {
   const Shape result_shape = ResultShape(p, d);
   std::vector<float> result(NumElements(result_shape), PoisonValue());
   std::map<std::string, std::vector<float>> memory;  // the buffers' storage
@@ -97,7 +97,7 @@ SutRun RunSut(Sut& sut, const ConvProblem& p, Direction d, const CaseInputs& inp
   run.outside = WhyOutside(sut.capabilities(), form.name, d, p);
   Stopwatch clock;
   try {
-    GraphRun graph_run = sut.RunGraph(p, form, d, buffers);
+    GraphRun graph_run = sut.RunGraph(p, form, d, spelling, buffers);
     run.status = std::move(graph_run.status);
     run.verdict = graph_run.verdict;
     if (run.status.ok()) run.notes = sut.LastRunNotes();
@@ -185,7 +185,8 @@ PreparedCase PrepareInputs(const ConvCase& c, const CheckContext& context) {
 CaseOutcome RunPrepared(const PreparedCase& prep, Sut& sut) {
   if (prep.ended) return *prep.ended;
   Stopwatch clock;
-  const SutRun run = RunSut(sut, prep.c.problem, prep.c.direction, prep.inputs, *prep.c.graph);
+  const SutRun run =
+      RunSut(sut, prep.c.problem, prep.c.direction, prep.inputs, *prep.c.graph, prep.c.spelling);
   return JudgeRun(prep, sut.name(), run, clock.Lap());
 }
 

@@ -33,7 +33,7 @@ struct SutRun {
 };
 // `form` is the graph the SUT is asked to run (a ConvSut declines all but the convolution).
 SutRun RunSut(Sut& sut, const ConvProblem& p, Direction d, const CaseInputs& inputs,
-              const GraphForm& form = ConvForm());
+              const GraphForm& form = ConvForm(), const Spelling& spelling = {});
 
 // The part of a case every SUT shares: its inputs and the oracle's answer, computed once.
 struct PreparedCase {

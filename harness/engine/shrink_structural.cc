@@ -23,7 +23,14 @@ void ClampOutputPadding(ConvProblem& p) {
 
 std::string KeyOf(const ConvCase& c) {
   return CaseDescriptor(c.problem, c.direction) + "/" + FillName(c.fill) + "/" + c.graph->name +
-         "/" + AlgorithmName(c.algorithm);
+         "/" + AlgorithmName(c.algorithm) + "/" + SpellingText(c.spelling);
+}
+
+// A reduced problem keeps the case's spelling: an auto-pad mode's pads follow the new sizes, and a
+// problem the spelling no longer fits is no candidate (the spelling's own reductions come first).
+bool KeepsSpelling(const Spelling& s, ConvProblem& q) {
+  ConformToSpelling(s, q);
+  return CheckSpelling(s, q).ok();
 }
 
 // Reductions of several fields at once, tried once before the single ones: each accepted one saves
@@ -34,6 +41,7 @@ std::vector<ConvCase> CoarseReductions(const ConvCase& c) {
   std::vector<ConvCase> out;
   auto offer = [&](ConvProblem q, Fill fill) {
     ClampOutputPadding(q);
+    if (!KeepsSpelling(c.spelling, q)) return;
     // A reduction never grows the work (a smaller input can make padding valid only where it was).
     if ((q == p && fill == c.fill) || !Validate(q).ok() || q.macs() > p.macs()) return;
     ConvCase r = c;
@@ -106,7 +114,7 @@ std::vector<ConvCase> CaseReductions(const ConvCase& c) {
   std::vector<ConvCase> out;
   auto offer = [&](ConvProblem q) {
     ClampOutputPadding(q);
-    if (q == p || !Validate(q).ok()) return;
+    if (!KeepsSpelling(c.spelling, q) || q == p || !Validate(q).ok()) return;
     ConvCase r = c;
     r.problem = q;
     if (std::find(out.begin(), out.end(), r) == out.end()) out.push_back(std::move(r));
@@ -116,8 +124,14 @@ std::vector<ConvCase> CaseReductions(const ConvCase& c) {
         Reduction::kInChannelsPerGroup, Reduction::kOutChannelsPerGroup, Reduction::kSpatial,
         Reduction::kOptions, Reduction::kTransposed, Reduction::kGroupsKeepingChannels})
     for (const ConvProblem& q : ReductionsOf(p, kind)) offer(q);
-  // The case's own options, each to its plainest: the convolution alone, the direct algorithm, the
-  // exact fill.
+  // The case's own options, each to its plainest: each way of writing it, the convolution alone,
+  // the direct algorithm, the exact fill.
+  for (const SpellingField& f : SpellingFields()) {
+    if (f.get(c.spelling) == 0) continue;
+    ConvCase r = c;
+    f.set(r.spelling, 0);
+    out.push_back(std::move(r));
+  }
   if (*c.graph != ConvForm()) {
     ConvCase r = c;
     r.graph = &ConvForm();

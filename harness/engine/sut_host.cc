@@ -58,7 +58,8 @@ std::string RunInChild(const nlohmann::json& request, const CheckContext& contex
   Result<Sut*> sut = suts.Get(request.at("sut").get<std::string>());
   if (!sut.ok()) return outcome(VerdictOutcome(Verdict::kInvalid, sut.status().message()));
   const auto start = std::chrono::steady_clock::now();
-  const SutRun run = RunSut(**sut, prep.c.problem, prep.c.direction, prep.inputs, *prep.c.graph);
+  const SutRun run =
+      RunSut(**sut, prep.c.problem, prep.c.direction, prep.inputs, *prep.c.graph, prep.c.spelling);
   return RunAnswer(run, (*sut)->name(),
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }

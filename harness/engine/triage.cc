@@ -89,6 +89,11 @@ Finding TriageDiscrepancy(const rc::Shrinkable<ConvProblem>& drawn, const ConvCa
   std::function<bool(const ConvProblem&)> problem_holds = [&](const ConvProblem& p) {
     ConvCase candidate = original;
     candidate.problem = p;
+    // The generator's tree knows nothing of the spelling: an auto-pad mode's pads follow.
+    ConformToSpelling(candidate.spelling, candidate.problem);
+    if (!Validate(candidate.problem).ok() ||
+        !CheckSpelling(candidate.spelling, candidate.problem).ok())
+      return false;
     return holds(candidate);
   };
   // A crash's or a hang's every accepted step costs a fork or a worker restart (and a hang its
@@ -99,6 +104,7 @@ Finding TriageDiscrepancy(const rc::Shrinkable<ConvProblem>& drawn, const ConvCa
   if (!costly && budget > 0) ShrinkInto(drawn, problem_holds, tree, tree_result);
   ConvCase after_tree = original;
   after_tree.problem = *tree_result.shrunk;
+  ConformToSpelling(after_tree.spelling, after_tree.problem);
   StructuralShrinkBounds bounds;
   bounds.max_calls = std::max<int64_t>(o.max_shrink_calls - tree_result.shrink_tries, 1);
   // At least a second of its own, unless the deadline leaves less.

@@ -53,14 +53,25 @@ const std::vector<ExecAdapter>& ExecAdapters() {
        {"disabled"},
        "onnxruntime/node_modules/onnxruntime-node"},
       {"onnxruntime-opt",
-       "ONNX Runtime (onnxruntime-node), graph optimization level all: constant weights, NCHWc "
-       "layouts (adapters/onnxruntime)",
+       "ONNX Runtime (onnxruntime-node) as a frontend: the ONNX models convparity writes, in every "
+       "spelling, convolutions and chains, graph optimization level all: constant weights, "
+       "fusions, NCHWc layouts (adapters/onnxruntime)",
        "node",
        "onnxruntime/ort_sut.js",
        {"all"},
        "onnxruntime/node_modules/onnxruntime-node",
        // Its NCHWc rewrite blocks channels by 8 (AVX2) or 16 (AVX-512): multiples of 16 reach both.
-       16},
+       16,
+       /*reads_models=*/true},
+      {"onnxruntime-web",
+       "onnxruntime-web (its WebAssembly kernels, in Node.js) as a frontend: the ONNX models "
+       "convparity writes, in every spelling, convolutions and chains (adapters/onnxruntime_web)",
+       "node",
+       "onnxruntime_web/ort_web_sut.js",
+       {},
+       "onnxruntime_web/node_modules/onnxruntime-web",
+       0,
+       /*reads_models=*/true},
   };
   return adapters;
 }

@@ -20,6 +20,9 @@ struct ExecAdapter {
   std::string needs;  // a path relative to the adapters folder that must exist (npm packages)
   // > 0: campaigns also draw channel counts that are multiples of this (ProblemSpace).
   int64_t channel_multiple = 0;
+  // A frontend: it reads the models convparity writes (its hello names the format), of every
+  // graph form.
+  bool reads_models = false;
 };
 
 const std::vector<ExecAdapter>& ExecAdapters();

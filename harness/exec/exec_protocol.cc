@@ -53,7 +53,8 @@ std::string ChildHello::Text() const {
       capabilities.declared
           ? ", declaring " + PrintableLine(CapabilitiesToJson(capabilities).dump(), kMaxShownBytes)
           : "";
-  return name + (version.empty() ? "" : " " + version) + " (" + dirs + declared + ")";
+  return name + (version.empty() ? "" : " " + version) + " (" + dirs + declared +
+         (model_format.empty() ? "" : ", reading " + model_format + " models") + ")";
 }
 
 std::string PrintableLine(const std::string& text, size_t max_bytes) {
@@ -103,10 +104,17 @@ Result<ChildHello> ParseChildHello(const std::string& line) {
     if (!hello.Implements(*dir)) hello.directions.push_back(*dir);
   }
   std::sort(hello.directions.begin(), hello.directions.end());
+  Result<std::string> format = StringField(j, "model_format", kMaxNameBytes, false);
+  if (!format.ok()) return format.status();
+  if (!format->empty() && *format != kOnnxFormat)
+    return Status::Invalid("the child's \"model_format\" is '" + PrintableLine(*format, 40) +
+                           "'; convparity writes \"" + kOnnxFormat + "\"");
+  hello.model_format = *format;
   if (j.contains("capabilities")) {
     Result<Capabilities> caps = CapabilitiesFromJson(j["capabilities"], "the child's capabilities");
     if (!caps.ok()) return caps.status();
-    hello.capabilities = Within(*caps, kConvFormBit, DirectionMask(hello.directions));
+    hello.capabilities = Within(*caps, hello.model_format.empty() ? kConvFormBit : ~0u,
+                                DirectionMask(hello.directions));
   }
   return hello;
 }
@@ -138,7 +146,7 @@ ProtocolBuffer RequestResult(const ConvProblem& p, Direction d) {
   return {};
 }
 
-json RunRequestJson(uint64_t id, const ConvProblem& p, Direction d) {
+json RunRequestJson(uint64_t id, const ConvProblem& p, Direction d, const Spelling& spelling) {
   const int r = p.rank;
   json problem = {
       {"rank", r}, {"transposed", p.transposed}, {"output", SpatialJson(p.output(), r)}};
@@ -151,16 +159,28 @@ json RunRequestJson(uint64_t id, const ConvProblem& p, Direction d) {
 #include "core/problem_fields.def"
   json inputs = json::array();
   for (const ProtocolBuffer& b : RequestInputs(p, d)) inputs.push_back(BufferJson(b));
-  return {{"type", "run"},
-          {"id", id},
-          {"direction", DirectionName(d)},
-          {"descriptor", CaseDescriptor(p, d)},
-          {"problem", problem},
-          {"inputs", inputs},
-          {"result", BufferJson(RequestResult(p, d))}};
+  json request = {{"type", "run"},
+                  {"id", id},
+                  {"direction", DirectionName(d)},
+                  {"descriptor", CaseDescriptor(p, d)},
+                  {"problem", problem},
+                  {"inputs", inputs},
+                  {"result", BufferJson(RequestResult(p, d))}};
+  if (!spelling.plain()) request["spelling"] = SpellingToJson(spelling);
+  return request;
 }
 
-Result<ChildAnswer> ParseAnswer(const std::string& line, uint64_t id, int64_t expected_count) {
+json ModelRequestJson(uint64_t id, const ConvProblem& p, Direction d, const Spelling& spelling,
+                      size_t model_bytes, const Shape& input_shape, const Shape& output_shape) {
+  json request = RunRequestJson(id, p, d, spelling);
+  request["model"] = {{"format", kOnnxFormat}, {"size", model_bytes}};
+  request["inputs"] = json::array({BufferJson({"input", input_shape})});
+  request["result"] = BufferJson({"output", output_shape});
+  return request;
+}
+
+Result<ChildAnswer> ParseAnswer(const std::string& line, uint64_t id, const Shape& expected_shape) {
+  const int64_t expected_count = NumElements(expected_shape);
   const json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object() || !j.contains("type") || !j["type"].is_string())
     return Status::Invalid("expected an answer header, got '" + PrintableLine(line, 100) + "'");
@@ -174,6 +194,19 @@ Result<ChildAnswer> ParseAnswer(const std::string& line, uint64_t id, int64_t ex
   ChildAnswer a;
   if (type == "ok") {
     a.kind = ChildAnswer::Kind::kOk;
+    if (j.contains("shape")) {
+      const json& s = j["shape"];
+      if (!s.is_array() || s.size() > 8 ||
+          !std::all_of(s.begin(), s.end(), [](const json& v) { return v.is_number_unsigned(); }))
+        return Status::Invalid("\"shape\" must be a list of at most 8 sizes, not " +
+                               PrintableLine(s.dump(), 60));
+      for (const json& v : s) a.shape.push_back(v.get<int64_t>());
+      if (a.shape != expected_shape) {
+        if (j.value("count", json()) != json(0))
+          return Status::Invalid("an answer of another shape than the request's has count 0");
+        return a;
+      }
+    }
     if (!j.contains("count") || !j["count"].is_number_integer() ||
         j["count"].get<int64_t>() != expected_count)
       return Status::Invalid("the result must have count " + std::to_string(expected_count) +

@@ -11,6 +11,7 @@
 
 #include "core/capabilities.h"
 #include "core/conv_problem.h"
+#include "core/spelling.h"
 #include "core/status.h"
 
 namespace convparity {
@@ -19,18 +20,24 @@ inline constexpr int kExecProtocolVersion = 1;
 inline constexpr size_t kMaxHeaderBytes = 65536;  // a header line, with its '\n'
 inline constexpr size_t kMaxNameBytes = 128;      // a child's name and version
 inline constexpr size_t kMaxShownBytes = 200;     // of a reason or message
+inline constexpr char kOnnxFormat[] = "onnx";     // the model format convparity writes
 
 struct ChildHello {
   std::string name;
   std::string version;
   std::vector<Direction> directions;
-  // What it declares it can run (optional), within the single convolutions of `directions`.
+  // What it declares it can run (optional), within the single convolutions of `directions` (any
+  // graph form for a model reader).
   Capabilities capabilities;
+  // "onnx": a frontend, which convparity hands each case as a model (PROTOCOL.md, "Models"); ""
+  // computes from buffers.
+  std::string model_format;
 
   bool Implements(Direction d) const;
   bool operator==(const ChildHello& o) const {
     return name == o.name && version == o.version && directions == o.directions &&
-           CapabilitiesToJson(capabilities) == CapabilitiesToJson(o.capabilities);
+           CapabilitiesToJson(capabilities) == CapabilitiesToJson(o.capabilities) &&
+           model_format == o.model_format;
   }
   // "name version (fwd, bwd_data)", and ", declaring [...]" (shortened) when it declares.
   std::string Text() const;
@@ -48,17 +55,28 @@ struct ProtocolBuffer {
 std::vector<ProtocolBuffer> RequestInputs(const ConvProblem& p, Direction d);
 ProtocolBuffer RequestResult(const ConvProblem& p, Direction d);
 
-// The header of a `run` request (the buffers of RequestInputs follow it).
-nlohmann::json RunRequestJson(uint64_t id, const ConvProblem& p, Direction d);
+// The header of a `run` request (the buffers of RequestInputs follow it), with the case's spelling
+// when it has one.
+nlohmann::json RunRequestJson(uint64_t id, const ConvProblem& p, Direction d,
+                              const Spelling& spelling = {});
+// The header of a `run` request to a model reader: the model's input "x" (`input_shape`) follows
+// it, then the `model_bytes` of the model; the result is the model's output (`output_shape`).
+nlohmann::json ModelRequestJson(uint64_t id, const ConvProblem& p, Direction d,
+                                const Spelling& spelling, size_t model_bytes,
+                                const Shape& input_shape, const Shape& output_shape);
+inline constexpr size_t kMaxModelBytes = size_t{256} << 20;
 
 struct ChildAnswer {
   enum class Kind { kOk, kUnsupported, kError };
   Kind kind = Kind::kError;
   int64_t count = 0;  // kOk: the floats that follow
-  std::string text;   // kUnsupported: the reason; kError: the message (one line, bounded)
+  // kOk from a model reader: the shape the stack computed, when it says; one other than the
+  // request's comes with count 0 (the verdict shape_mismatch).
+  Shape shape;
+  std::string text;  // kUnsupported: the reason; kError: the message (one line, bounded)
 };
-// An answer to request `id` that asked for `expected_count` floats.
-Result<ChildAnswer> ParseAnswer(const std::string& line, uint64_t id, int64_t expected_count);
+// An answer to request `id` that asked for `expected_shape`'s floats.
+Result<ChildAnswer> ParseAnswer(const std::string& line, uint64_t id, const Shape& expected_shape);
 
 // Bytes from a child as one printable line of at most `max_bytes` (then "…").
 std::string PrintableLine(const std::string& text, size_t max_bytes);

@@ -78,11 +78,9 @@ Result<std::unique_ptr<ExecSut>> ExecSut::Start(const std::string& command, std:
   return sut;
 }
 
-Result<std::unique_ptr<ConvSut>> StartExecSut(const std::string& command, const std::string& name,
+Result<std::unique_ptr<ExecSut>> StartExecSut(const std::string& command, const std::string& name,
                                               ExecOptions options) {
-  Result<std::unique_ptr<ExecSut>> sut = ExecSut::Start(command, name, options);
-  if (!sut.ok()) return sut.status();
-  return std::unique_ptr<ConvSut>(std::move(sut).value());
+  return ExecSut::Start(command, name, options);
 }
 
 ExecSut::~ExecSut() { child_.Stop(/*seconds=*/1); }
@@ -129,6 +127,26 @@ Status ExecSut::ChildFailed(StatusCode code, const std::string& what, bool kill_
 }
 
 Status ExecSut::Run(const ConvProblem& p, Direction d, const ConvBuffers& b) {
+  return RunSpelled(p, d, Spelling{}, b);
+}
+
+Status ExecSut::EnsureChild() {
+  if (child_.running()) return Status::Ok();
+  Result<ChildHello> hello = StartChild();
+  if (!hello.ok())
+    return Status::Internal("a fresh child did not start: " + hello.status().message());
+  if (!(*hello == hello_))
+    return ChildFailed(StatusCode::kInternal,
+                       "protocol violation: the restarted child says it is " + hello->Text() +
+                           ", the first one said " + hello_.Text());
+  return Status::Ok();
+}
+
+Status ExecSut::RunSpelled(const ConvProblem& p, Direction d, const Spelling& s,
+                           const ConvBuffers& b) {
+  if (!hello_.model_format.empty())
+    return Status::Unsupported(hello_.name + " reads " + hello_.model_format +
+                               " models, not buffers");
   if (!hello_.Implements(d))
     return Status::Unsupported(hello_.name + " does not implement " + DirectionName(d));
   CP_RETURN_IF_ERROR(Validate(p));
@@ -137,43 +155,59 @@ Status ExecSut::Run(const ConvProblem& p, Direction d, const ConvBuffers& b) {
       return Status::Internal("the buffer " + in.name + " that " + DirectionName(d) +
                               " sends is missing");
   if (b.result == nullptr) return Status::Internal("no result buffer");
-  if (!child_.running()) {
-    Result<ChildHello> hello = StartChild();
-    if (!hello.ok())
-      return Status::Internal("a fresh child did not start: " + hello.status().message());
-    if (!(*hello == hello_))
-      return ChildFailed(StatusCode::kInternal,
-                         "protocol violation: the restarted child says it is " + hello->Text() +
-                             ", the first one said " + hello_.Text());
-  }
-  return Exchange(p, d, b);
+  CP_RETURN_IF_ERROR(EnsureChild());
+  return Exchange(p, d, s, b);
 }
 
-Status ExecSut::Exchange(const ConvProblem& p, Direction d, const ConvBuffers& b) {
+Status ExecSut::RunModel(const ConvProblem& p, Direction d, const Spelling& spelling,
+                         const std::string& model, const float* input, const Shape& input_shape,
+                         float* output, const Shape& output_shape, Shape* result_shape) {
+  result_shape->clear();
+  if (hello_.model_format.empty()) return Status::Internal(hello_.name + " reads no models");
+  if (!hello_.Implements(d))
+    return Status::Unsupported(hello_.name + " does not implement " + DirectionName(d));
+  if (model.size() > kMaxModelBytes)
+    return Status::Unsupported("the model has " + std::to_string(model.size()) +
+                               " bytes, over the protocol's limit");
+  CP_RETURN_IF_ERROR(EnsureChild());
   const Clock::time_point deadline = After(options_.answer_seconds);
   const uint64_t id = next_id_++;
-  const std::vector<int> data_order = DataMemoryOrder(p), weight_order = WeightMemoryOrder(p);
-  const std::vector<int> flat = {0};
-  using Io = ChildProcess::Io;
-  auto lost = [&](Io io, const std::string& doing) {
-    if (io == Io::kTimeout)
-      return ChildFailed(
-          StatusCode::kTimedOut,
-          "no answer within " + Seconds(options_.answer_seconds) + " (" + doing + ")");
-    return ChildFailed(StatusCode::kInternal, "the child ended while " + doing,
-                       /*kill_first=*/false);
-  };
-
-  const std::string header = RunRequestJson(id, p, d).dump() + "\n";
-  if (Io io = child_.Write(header.data(), header.size(), deadline); io != Io::kOk)
-    return lost(io, "reading request " + std::to_string(id));
-  for (const ProtocolBuffer& in : RequestInputs(p, d)) {
-    const std::vector<float> values = LogicalOrder(
-        BufferOf(b, in.name), in.shape, OrderOf(in.name, data_order, weight_order, flat));
-    if (Io io = child_.Write(values.data(), values.size() * sizeof(float), deadline); io != Io::kOk)
-      return lost(io, "reading the " + in.name + " of request " + std::to_string(id));
+  const std::string header =
+      ModelRequestJson(id, p, d, spelling, model.size(), input_shape, output_shape).dump() + "\n";
+  Result<ChildAnswer> answer =
+      Ask(id, header,
+          {{input, static_cast<size_t>(NumElements(input_shape)) * sizeof(float)},
+           {model.data(), model.size()}},
+          output_shape, deadline);
+  if (!answer.ok()) return answer.status();
+  if (!answer->shape.empty() && answer->shape != output_shape) {
+    *result_shape = answer->shape;
+    return Status::Ok();
   }
+  std::vector<float> values(static_cast<size_t>(NumElements(output_shape)));
+  CP_RETURN_IF_ERROR(ReadResult(id, values, deadline));
+  std::memcpy(output, values.data(), values.size() * sizeof(float));
+  return Status::Ok();
+}
 
+Status ExecSut::Lost(ChildProcess::Io io, const std::string& doing) {
+  if (io == ChildProcess::Io::kTimeout)
+    return ChildFailed(StatusCode::kTimedOut,
+                       "no answer within " + Seconds(options_.answer_seconds) + " (" + doing + ")");
+  return ChildFailed(StatusCode::kInternal, "the child ended while " + doing,
+                     /*kill_first=*/false);
+}
+
+Result<ChildAnswer> ExecSut::Ask(uint64_t id, const std::string& header,
+                                 const std::vector<std::pair<const void*, size_t>>& payload,
+                                 const Shape& result_shape, Clock::time_point deadline) {
+  using Io = ChildProcess::Io;
+  const std::string request = "request " + std::to_string(id);
+  if (Io io = child_.Write(header.data(), header.size(), deadline); io != Io::kOk)
+    return Lost(io, "reading " + request);
+  for (const auto& [data, bytes] : payload)
+    if (Io io = child_.Write(data, bytes, deadline); io != Io::kOk)
+      return Lost(io, "reading the buffers of " + request);
   std::string line;
   if (Io io = child_.ReadLine(kMaxHeaderBytes, deadline, line); io != Io::kOk) {
     if (io == Io::kTooLong)
@@ -186,11 +220,9 @@ Status ExecSut::Exchange(const ConvProblem& p, Direction d, const ConvBuffers& b
                          "protocol violation: the child ended after writing '" +
                              PrintableLine(line, 100) + "' without a newline",
                          /*kill_first=*/false);
-    return lost(io, "computing request " + std::to_string(id));
+    return Lost(io, "computing " + request);
   }
-  const ProtocolBuffer result = RequestResult(p, d);
-  const int64_t count = NumElements(result.shape);
-  Result<ChildAnswer> answer = ParseAnswer(line, id, count);
+  Result<ChildAnswer> answer = ParseAnswer(line, id, result_shape);
   if (!answer.ok())
     return ChildFailed(StatusCode::kInternal, "protocol violation: " + answer.status().message());
   switch (answer->kind) {
@@ -201,15 +233,46 @@ Status ExecSut::Exchange(const ConvProblem& p, Direction d, const ConvBuffers& b
     case ChildAnswer::Kind::kOk:
       break;
   }
-  std::vector<float> values(static_cast<size_t>(count));
+  return answer;
+}
+
+Status ExecSut::ReadResult(uint64_t id, std::vector<float>& values, Clock::time_point deadline) {
+  using Io = ChildProcess::Io;
   if (Io io = child_.Read(values.data(), values.size() * sizeof(float), deadline); io != Io::kOk) {
     if (io == Io::kTimeout)
-      return lost(io, "writing the " + std::to_string(count) + " floats of its result");
+      return Lost(io, "writing the " + std::to_string(values.size()) + " floats of its result");
     return ChildFailed(StatusCode::kInternal,
                        "protocol violation: a short buffer (the result of " +
-                           std::to_string(count) + " floats ended early)",
+                           std::to_string(values.size()) + " floats ended early)",
                        /*kill_first=*/false);
   }
+  return Status::Ok();
+}
+
+Status ExecSut::Exchange(const ConvProblem& p, Direction d, const Spelling& s,
+                         const ConvBuffers& b) {
+  const Clock::time_point deadline = After(options_.answer_seconds);
+  const uint64_t id = next_id_++;
+  const std::vector<int> data_order = DataMemoryOrder(p), weight_order = WeightMemoryOrder(p);
+  const std::vector<int> flat = {0};
+  std::vector<std::vector<float>> inputs;
+  inputs.reserve(3);  // their data stay where the payload points
+  std::vector<std::pair<const void*, size_t>> payload;
+  for (const ProtocolBuffer& in : RequestInputs(p, d)) {
+    inputs.push_back(LogicalOrder(BufferOf(b, in.name), in.shape,
+                                  OrderOf(in.name, data_order, weight_order, flat)));
+    payload.push_back({inputs.back().data(), inputs.back().size() * sizeof(float)});
+  }
+  const ProtocolBuffer result = RequestResult(p, d);
+  Result<ChildAnswer> answer =
+      Ask(id, RunRequestJson(id, p, d, s).dump() + "\n", payload, result.shape, deadline);
+  if (!answer.ok()) return answer.status();
+  if (!answer->shape.empty() && answer->shape != result.shape)
+    return ChildFailed(StatusCode::kInternal,
+                       "protocol violation: an answer of another shape from a child that reads "
+                       "no models");
+  std::vector<float> values(static_cast<size_t>(NumElements(result.shape)));
+  CP_RETURN_IF_ERROR(ReadResult(id, values, deadline));
   WriteInMemoryOrder(values, result.shape, ResultMemoryOrder(p, d), b.result);
   return Status::Ok();
 }

@@ -43,6 +43,16 @@ class ExecSut : public ConvSut {
   // (verdict crashed) for an error answer, a dead child or a protocol violation; kTimedOut
   // (verdict hung) when the answer does not come in time.
   Status Run(const ConvProblem& p, Direction direction, const ConvBuffers& buffers) override;
+  // Run with the case's spelling in the request (PROTOCOL.md), for a child that writes a model.
+  Status RunSpelled(const ConvProblem& p, Direction direction, const Spelling& spelling,
+                    const ConvBuffers& buffers) override;
+  // A model reader's run (its hello named a model_format): `model` and its input "x"
+  // (`input_shape`) go to the child, its result comes into `output` (`output_shape`), or only the
+  // other shape it computed into `result_shape` (left empty when it computed the requested one).
+  // Statuses as Run's.
+  Status RunModel(const ConvProblem& p, Direction d, const Spelling& spelling,
+                  const std::string& model, const float* input, const Shape& input_shape,
+                  float* output, const Shape& output_shape, Shape* result_shape);
 
   const Capabilities& capabilities() const override { return hello_.capabilities; }
   const ChildHello& hello() const { return hello_; }
@@ -55,7 +65,17 @@ class ExecSut : public ConvSut {
   Result<ChildHello> StartChild();
   // Ends the child after it failed a case; the message says how, with its stderr.
   Status ChildFailed(StatusCode code, const std::string& what, bool kill_first = true);
-  Status Exchange(const ConvProblem& p, Direction d, const ConvBuffers& b);
+  // A running child, started again (and its hello checked) after a failed case.
+  Status EnsureChild();
+  // Sends a request's header and bytes; reads the answer's header.
+  Result<ChildAnswer> Ask(uint64_t id, const std::string& header,
+                          const std::vector<std::pair<const void*, size_t>>& payload,
+                          const Shape& result_shape, ChildProcess::Clock::time_point deadline);
+  // Reads an ok answer's floats.
+  Status ReadResult(uint64_t id, std::vector<float>& values,
+                    ChildProcess::Clock::time_point deadline);
+  Status Lost(ChildProcess::Io io, const std::string& doing);
+  Status Exchange(const ConvProblem& p, Direction d, const Spelling& s, const ConvBuffers& b);
 
   std::string command_;
   std::string name_;
@@ -67,7 +87,7 @@ class ExecSut : public ConvSut {
 };
 
 // ExecSut::Start as the registry's factory.
-Result<std::unique_ptr<ConvSut>> StartExecSut(const std::string& command, const std::string& name,
+Result<std::unique_ptr<ExecSut>> StartExecSut(const std::string& command, const std::string& name,
                                               ExecOptions options);
 
 }  // namespace convparity

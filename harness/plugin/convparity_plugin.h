@@ -44,6 +44,11 @@
  * Version 3 lets a plugin declare what it can run (capabilities), in the vocabulary of
  * convparity's docs/INTERFACES.md, "Capabilities". Version-2 tables end after describe_last_run.
  *
+ * Version 4 lets a plugin read models instead of buffers (model_format, run_model): a frontend
+ * under test. convparity writes each case as a model file of that format, in the case's spelling
+ * (docs/INTERFACES.md, "Spellings"), and hands it over with the model's input. Version-3 tables
+ * end after variant_capabilities.
+ *
  * This is a C99 header, usable from C and C++.
  */
 #ifndef CONVPARITY_PLUGIN_H_
@@ -53,9 +58,9 @@
 #include <stdint.h>
 
 /* The version of this ABI. A loader refuses a plugin that reports a version it does not speak;
- * convparity speaks 1 to 3. Fields are only ever appended, to convparity_problem (see
+ * convparity speaks 1 to 4. Fields are only ever appended, to convparity_problem (see
  * struct_size) and, with a new version, to convparity_plugin. */
-#define CONVPARITY_PLUGIN_ABI_VERSION 3
+#define CONVPARITY_PLUGIN_ABI_VERSION 4
 
 /* The name of the one symbol a plugin exports, for loaders (dlsym). */
 #define CONVPARITY_PLUGIN_ENTRY_SYMBOL "convparity_plugin_entry"
@@ -172,6 +177,41 @@ typedef struct convparity_run_notes {
   const char* implementation;
 } convparity_run_notes;
 
+/* The most axes of a model's input or output tensor. */
+#define CONVPARITY_MAX_MODEL_RANK 8
+
+/* A case as a model (ABI 4, convparity_plugin.run_model). convparity zero-fills it and sets
+ * struct_size; a plugin reads and writes only fields that end within struct_size. */
+typedef struct convparity_model {
+  uint32_t struct_size; /* sizeof(convparity_model) of the convparity that calls */
+  const char* format;   /* the plugin's model_format, e.g. "onnx" */
+  const void* bytes;    /* the model file, `size` bytes: the weights are constants in it */
+  uint64_t size;
+  /* How the model writes the convolution, as docs/INTERFACES.md "Spellings" names it, e.g.
+   * "pads=same_upper,bias=add"; "" for the plain spelling. The model says it already: for logs. */
+  const char* spelling;
+  /* The model's one input and its result, dense float32 in the shapes the model declares (the
+   * case's data layout: (N, C, spatial...) or (N, spatial..., C)). */
+  const char* input_name;
+  int32_t input_rank;
+  int64_t input_shape[CONVPARITY_MAX_MODEL_RANK];
+  const float* input;
+  const char* output_name;
+  int32_t output_rank;
+  int64_t output_shape[CONVPARITY_MAX_MODEL_RANK];
+  float* output; /* holds NaNs when run_model is called; write every element */
+  /* Written by the plugin: the shape of the result the stack computed. When it differs from
+   * output_shape the verdict is shape_mismatch (output is then not read); result_rank 0 says
+   * nothing. */
+  int32_t result_rank;
+  int64_t result_shape[CONVPARITY_MAX_MODEL_RANK];
+} convparity_model;
+
+/* Runs a model (ABI 4). Returns CONVPARITY_OK, CONVPARITY_UNSUPPORTED (the stack refuses the model:
+ * skipped, with last_message as the reason) or an error code, like the direction functions. `p`
+ * is the case's problem (its convolution), for logs and declines. */
+typedef int (*convparity_run_model_fn)(const convparity_problem* p, convparity_model* model);
+
 /* What a plugin's entry returns. It must stay valid until the library is unloaded (a static
  * constant is the natural choice). Fields the plugin leaves zero (NULL) are absent. */
 typedef struct convparity_plugin {
@@ -219,6 +259,14 @@ typedef struct convparity_plugin {
   /* Optional: one declaration per variant, in variant_names' order (variant_count of them). A NULL
    * array, or a NULL entry, means the plugin's own; "null", nothing declared. */
   const char* const* variant_capabilities;
+
+  /* ---- ABI version 4 appends the fields below; a version-3 table ends above. ---- */
+
+  /* Optional (NULL: the plugin computes from buffers, as above). A model format convparity writes
+   * ("onnx"): convparity then hands every case of a listed direction to run_model as a model, of
+   * any graph form it can write, and never calls the direction functions, which may be NULL. */
+  const char* model_format;
+  convparity_run_model_fn run_model;
 } convparity_plugin;
 
 /* Marks the entry point for export, with C linkage also when the plugin is written in C++, and

@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <utility>
@@ -38,7 +39,10 @@ static_assert(offsetof(convparity_plugin, describe_last_run) == 72,
 static_assert(offsetof(convparity_plugin, capabilities) == 80, "version 3 appends to version 2");
 static_assert(offsetof(convparity_plugin, variant_capabilities) == 88,
               "convparity_plugin's layout is ABI");
-static_assert(sizeof(convparity_plugin) == 96, "convparity_plugin's layout is ABI");
+// Version 4 appends the model reader to the table.
+static_assert(offsetof(convparity_plugin, model_format) == 96, "version 4 appends to version 3");
+static_assert(offsetof(convparity_plugin, run_model) == 104, "convparity_plugin's layout is ABI");
+static_assert(sizeof(convparity_plugin) == 112, "convparity_plugin's layout is ABI");
 static_assert(offsetof(convparity_run_notes, inexact) == 4, "convparity_run_notes is ABI");
 static_assert(offsetof(convparity_run_notes, implementation) == 8, "convparity_run_notes is ABI");
 static_assert(sizeof(convparity_run_notes) == 16, "convparity_run_notes is ABI");
@@ -58,6 +62,7 @@ constexpr bool kAddressSanitizer = false;
 #endif
 
 constexpr int32_t kOldestAbiVersion = 1;
+constexpr char kOnnxModelFormat[] = "onnx";  // the formats convparity writes (harness/models/)
 constexpr size_t kMaxNameBytes = 128;
 constexpr size_t kMaxMessageBytes = 200;
 constexpr size_t kMaxImplementationBytes = 128;
@@ -154,13 +159,17 @@ Result<Capabilities> DeclarationOf(const convparity_plugin* t, int32_t variant_i
   return Declaration(t->capabilities, "capabilities");
 }
 
+bool ReadsModels(const convparity_plugin* t) {
+  return t->abi_version >= 4 && t->model_format != nullptr && t->run_model != nullptr;
+}
+
 // What a plugin declares, within what it is: it runs single convolutions (ConvForm, the first of
-// GraphForms) in the directions its table lists.
-Capabilities WithinTable(Capabilities caps, uint32_t directions) {
+// GraphForms), or any form as a model reader, in the directions its table lists.
+Capabilities WithinTable(Capabilities caps, const convparity_plugin* t) {
   std::vector<Direction> listed;
   for (Direction d : AllDirections())
-    if (directions & DirectionBit(d)) listed.push_back(d);
-  return Within(std::move(caps), kConvFormBit, DirectionMask(listed));
+    if (t->directions & DirectionBit(d)) listed.push_back(d);
+  return Within(std::move(caps), ReadsModels(t) ? ~0u : kConvFormBit, DirectionMask(listed));
 }
 
 // Checks what the entry returned; the message completes "plugin <path>: ".
@@ -180,13 +189,22 @@ Status CheckTable(const convparity_plugin* t) {
   if ((t->directions & ~CONVPARITY_ALL_DIRECTIONS) != 0)
     return Status::Invalid("unknown bits in directions: " + std::to_string(t->directions) +
                            " (known: 1 forward, 2 backward_data, 4 backward_weight)");
+  // A model reader (ABI 4) runs every direction through run_model.
+  const bool reads_models = ReadsModels(t);
+  if (t->abi_version >= 4 && t->model_format != nullptr) {
+    if (std::strcmp(t->model_format, kOnnxModelFormat) != 0)
+      return Status::Invalid("model_format is \"" + OneLine(t->model_format, 32) +
+                             "\"; convparity writes \"" + kOnnxModelFormat + "\"");
+    if (t->run_model == nullptr)
+      return Status::Invalid("model_format is set but run_model is NULL");
+  }
   const std::pair<uint32_t, bool> declared[] = {
       {CONVPARITY_FORWARD, t->forward != nullptr},
       {CONVPARITY_BACKWARD_DATA, t->backward_data != nullptr},
       {CONVPARITY_BACKWARD_WEIGHT, t->backward_weight != nullptr}};
   const char* names[] = {"forward", "backward_data", "backward_weight"};
   for (int i = 0; i < 3; ++i)
-    if ((t->directions & declared[i].first) && !declared[i].second)
+    if ((t->directions & declared[i].first) && !declared[i].second && !reads_models)
       return Status::Invalid(std::string("directions declares ") + names[i] +
                              " but its function pointer is NULL");
   // NOTE: a version-1 table may end here: nothing below reads it.
@@ -281,7 +299,7 @@ Result<std::unique_ptr<PluginSut>> PluginSut::Load(const std::string& path,
       new PluginSut(path, handle, table, options.variant, variant_index, options.sut_name));
 }
 
-Result<std::unique_ptr<ConvSut>> LoadPluginSut(const std::string& spec) {
+Result<std::unique_ptr<PluginSut>> LoadPluginSut(const std::string& spec) {
   PluginSut::Options options;
   std::string path = spec;
   const size_t separator = spec.rfind(kVariantSeparator);
@@ -291,9 +309,7 @@ Result<std::unique_ptr<ConvSut>> LoadPluginSut(const std::string& spec) {
     if (options.variant.empty())
       return Status::Invalid("plugin " + spec + ": no variant name after '#'");
   }
-  Result<std::unique_ptr<PluginSut>> sut = PluginSut::Load(path, options);
-  if (!sut.ok()) return sut.status();
-  return std::unique_ptr<ConvSut>(std::move(sut).value());
+  return PluginSut::Load(path, options);
 }
 
 PluginSut::PluginSut(std::string path, void* handle, const convparity_plugin* table,
@@ -306,7 +322,7 @@ PluginSut::PluginSut(std::string path, void* handle, const convparity_plugin* ta
       variant_index_(variant_index),
       sut_name_(std::move(sut_name)),
       capabilities_(WithinTable(*DeclarationOf(table, variant_index),  // CheckTable read it
-                                table->directions)) {}
+                                table)) {}
 
 PluginSut::~PluginSut() { dlclose(handle_); }
 
@@ -336,8 +352,65 @@ std::string PluginSut::MessageOfPlugin() const {
   return " (" + OneLine(m, kMaxMessageBytes) + ")";
 }
 
+std::string PluginSut::model_format() const {
+  return ReadsModels(table_) ? OneLine(table_->model_format, 32) : "";
+}
+
+Status PluginSut::RunModel(const ConvProblem& p, Direction d, const std::string& spelling,
+                           const std::string& model, const float* input, const Shape& input_shape,
+                           float* output, const Shape& output_shape, Shape* result_shape) {
+  last_notes_ = RunNotes{};
+  result_shape->clear();
+  if (!ReadsModels(table_)) return Status::Internal(plugin_name_ + " reads no models");
+  if (!Implements(d))
+    return Status::Unsupported(plugin_name_ + " does not implement " + DirectionName(d));
+  if (input_shape.size() > CONVPARITY_MAX_MODEL_RANK ||
+      output_shape.size() > CONVPARITY_MAX_MODEL_RANK)
+    return Status::Unsupported("a model tensor has more than " +
+                               std::to_string(CONVPARITY_MAX_MODEL_RANK) + " axes");
+  CP_RETURN_IF_ERROR(Validate(p));
+  convparity_problem s = PluginStructFromProblem(p);
+  s.variant = variant_index_;
+  convparity_model m{};
+  m.struct_size = sizeof m;
+  m.format = table_->model_format;
+  m.bytes = model.data();
+  m.size = model.size();
+  m.spelling = spelling.c_str();
+  m.input_name = "x";
+  m.input_rank = static_cast<int32_t>(input_shape.size());
+  std::copy(input_shape.begin(), input_shape.end(), m.input_shape);
+  m.input = input;
+  m.output_name = "y";
+  m.output_rank = static_cast<int32_t>(output_shape.size());
+  std::copy(output_shape.begin(), output_shape.end(), m.output_shape);
+  m.output = output;
+  const int code = table_->run_model(&s, &m);
+  if (code == CONVPARITY_UNSUPPORTED)
+    return Status::Unsupported(plugin_name_ + " refused the model" + MessageOfPlugin());
+  if (code != CONVPARITY_OK)
+    return Status::Internal("plugin returned code " + std::to_string(code) + MessageOfPlugin());
+  if (m.result_rank > 0 && m.result_rank <= CONVPARITY_MAX_MODEL_RANK)
+    result_shape->assign(m.result_shape, m.result_shape + m.result_rank);
+  NoteLastRun();
+  return Status::Ok();
+}
+
+void PluginSut::NoteLastRun() {
+  if (table_->abi_version < 2 || table_->describe_last_run == nullptr) return;
+  convparity_run_notes notes{};
+  notes.struct_size = sizeof notes;
+  table_->describe_last_run(&notes);
+  last_notes_.inexact = notes.inexact != 0;
+  if (notes.implementation != nullptr)
+    last_notes_.implementation = OneLine(notes.implementation, kMaxImplementationBytes);
+}
+
 Status PluginSut::Run(const ConvProblem& p, Direction d, const ConvBuffers& b) {
   last_notes_ = RunNotes{};
+  if (ReadsModels(table_))
+    return Status::Unsupported(plugin_name_ + " reads " + model_format() +
+                               " models, not buffers (convparity runs it as a model reader)");
   if (!Implements(d))
     return Status::Unsupported(plugin_name_ + " does not implement " + DirectionName(d));
   CP_RETURN_IF_ERROR(Validate(p));
@@ -373,14 +446,7 @@ Status PluginSut::Run(const ConvProblem& p, Direction d, const ConvBuffers& b) {
   if (code != CONVPARITY_OK)
     return Status::Internal("plugin returned code " + std::to_string(code) + MessageOfPlugin());
   result.WriteBack(b.result);
-  if (table_->abi_version >= 2 && table_->describe_last_run != nullptr) {
-    convparity_run_notes notes{};
-    notes.struct_size = sizeof notes;
-    table_->describe_last_run(&notes);
-    last_notes_.inexact = notes.inexact != 0;
-    if (notes.implementation != nullptr)
-      last_notes_.implementation = OneLine(notes.implementation, kMaxImplementationBytes);
-  }
+  NoteLastRun();
   return Status::Ok();
 }
 

@@ -43,7 +43,7 @@ class PluginSut : public ConvSut {
 
   // Loads the library at `path` (dlopen's rules: a path without '/' is searched for, so write
   // ./libfoo.so for one in the current directory) and checks its table: entry symbol, ABI version
-  // (1 to 3), name, directions and their functions, variants, capabilities. Every failure is one
+  // (1 to 4), name, directions and their functions, variants, capabilities. Every failure is one
   // line of Invalid that starts with "plugin <path>: " and says what was wrong.
   static Result<std::unique_ptr<PluginSut>> Load(const std::string& path,
                                                  const Options& options = {});
@@ -59,6 +59,15 @@ class PluginSut : public ConvSut {
   // Unsupported when the plugin does not implement `direction` or returns CONVPARITY_UNSUPPORTED;
   // Internal("plugin returned code N…") for any other non-zero return.
   Status Run(const ConvProblem& p, Direction direction, const ConvBuffers& buffers) override;
+  // ABI 4: the model format the plugin reads ("onnx"), or "" for a plugin that computes from
+  // buffers. A model reader runs every case through RunModel; Run declines it.
+  std::string model_format() const;
+  // Runs a model of the case's problem p on `input` (`input_shape`, as the model declares it) into
+  // `output` (`output_shape`); `result_shape` gets the shape the plugin says it computed (empty
+  // when it says nothing). Statuses as Run's.
+  Status RunModel(const ConvProblem& p, Direction d, const std::string& spelling,
+                  const std::string& model, const float* input, const Shape& input_shape,
+                  float* output, const Shape& output_shape, Shape* result_shape);
   // ABI 2: what describe_last_run said (the implementation one printable line of at most 128
   // bytes); empty for a version-1 plugin or one that says nothing.
   RunNotes LastRunNotes() const override { return last_notes_; }
@@ -78,6 +87,7 @@ class PluginSut : public ConvSut {
   PluginSut(std::string path, void* handle, const convparity_plugin* table, std::string variant,
             int32_t variant_index, std::string sut_name);
   std::string MessageOfPlugin() const;  // " (<last_message>)" or ""
+  void NoteLastRun();                   // what describe_last_run says (ABI 2)
 
   std::string path_;
   std::string plugin_name_;
@@ -93,7 +103,7 @@ class PluginSut : public ConvSut {
 // The registry's factory: MakeSut("plugin:<spec>") is LoadPluginSut(<spec>), where <spec> is a
 // path, or "<path>#<variant>" for a variant (a path that itself holds '#' and names an existing
 // file is taken whole).
-Result<std::unique_ptr<ConvSut>> LoadPluginSut(const std::string& spec);
+Result<std::unique_ptr<PluginSut>> LoadPluginSut(const std::string& spec);
 
 // The plugin's view of a problem: every field, unused spatial entries set to 1 (sizes, stride,
 // dilation) or 0 (padding), output pre-computed, struct_size = sizeof(convparity_problem).

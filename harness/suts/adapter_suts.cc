@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "harness/engine/case_runner.h"
+#include "harness/models/model_sut.h"
 #include "harness/plugin/plugin_sut.h"
 
 namespace convparity {
@@ -101,6 +102,11 @@ const std::vector<AdapterSutInfo>& AdapterSuts() {
        "oneDNN's convolution and deconvolution primitives, every direction, 1-3-D: its first "
        "choice of implementation (adapters/onednn)",
        /*variants=*/true, DescribeOneDnnVariant, /*deep_bind=*/true},
+      {"opencv", "opencv-dnn", "libconvparity_opencv_dnn.so",
+       "OpenCV DNN's ONNX importer (cv::dnn::readNetFromONNX, from memory) on its default CPU "
+       "backend, forward, 1-3-D, convolutions and chains in every ONNX spelling: the models "
+       "convparity writes (adapters/opencv_dnn)",
+       /*variants=*/false, nullptr, /*deep_bind=*/false, /*reads_models=*/true},
       {"torchscript", "torchscript", "libconvparity_torchscript.so",
        "LibTorch's own rewrites of a TorchScript convolution module, forward, 1-3-D: "
        "torch::jit::freeze (batch norm and scale folded into the weights) (adapters/torchscript)",
@@ -121,6 +127,11 @@ SutFamily AdapterFamily(const std::string& family) {
     return a != nullptr && a->family == family;
   };
   f.make = [](const std::string& sut, const SutConfig&) { return MakeAdapterSut(sut); };
+  f.runs_graphs = [](const std::string& sut) {
+    std::string variant;
+    const AdapterSutInfo* a = Split(sut, &variant);
+    return a != nullptr && a->reads_models;
+  };
   f.list = [family] {
     std::vector<SutListing> all;
     for (const AdapterSutInfo& a : AdapterSuts()) {
@@ -156,7 +167,24 @@ bool IsAdapterSutName(const std::string& name) {
   return Split(name, &variant) != nullptr;
 }
 
-Result<std::unique_ptr<ConvSut>> MakeAdapterSut(const std::string& name) {
+std::unique_ptr<Sut> PluginAsSut(std::unique_ptr<PluginSut> plugin, const std::string& name) {
+  const std::string format = plugin->model_format();
+  if (format.empty()) return std::make_unique<AdapterSut>(name, std::move(plugin));
+  PluginSut* reader = plugin.get();
+  const Capabilities capabilities = plugin->capabilities();
+  // The runner owns the plugin: the SUT and its library live and go together.
+  std::shared_ptr<PluginSut> owned(std::move(plugin));
+  return std::make_unique<ModelSut>(
+      name, format,
+      [owned](ModelRun& run) {
+        return owned->RunModel(*run.problem, run.direction, SpellingText(*run.spelling), run.model,
+                               run.input, run.input_shape, run.output, run.output_shape,
+                               &run.result_shape);
+      },
+      capabilities, [reader] { return reader->LastRunNotes(); });
+}
+
+Result<std::unique_ptr<Sut>> MakeAdapterSut(const std::string& name) {
   std::string variant;
   if (Split(name, &variant) != nullptr && variant == kAllMembers)
     return Status::Invalid("'" + name +
@@ -164,7 +192,7 @@ Result<std::unique_ptr<ConvSut>> MakeAdapterSut(const std::string& name) {
                            "not to a case");
   Result<std::unique_ptr<PluginSut>> plugin = LoadAdapter(name);
   if (!plugin.ok()) return plugin.status();
-  return std::unique_ptr<ConvSut>(new AdapterSut(name, std::move(plugin).value()));
+  return PluginAsSut(std::move(plugin).value(), name);
 }
 
 Result<std::vector<Direction>> AdapterDirections(const std::string& name) {

@@ -13,6 +13,7 @@
 #include "core/conv_problem.h"
 #include "core/status.h"
 #include "core/sut.h"
+#include "harness/plugin/plugin_sut.h"
 #include "harness/suts/sut_family.h"
 
 namespace convparity {
@@ -30,6 +31,8 @@ struct AdapterSutInfo {
   // RTLD_DEEPBIND (PluginSutOptions): the library LibTorch links too (oneDNN) must be the one the
   // adapter was built against, not the process's.
   bool deep_bind = false;
+  // A frontend (plugin ABI 4): it reads the models convparity writes, of every graph form.
+  bool reads_models = false;
 };
 const std::vector<AdapterSutInfo>& AdapterSuts();
 
@@ -48,7 +51,10 @@ inline constexpr char kAllMembers[] = "all";
 // An adapter's name, or "<name>#<variant>" of an adapter with variants ("#all" included).
 bool IsAdapterSutName(const std::string& name);
 // Loads the adapter named `name`. Invalid, in one line, when it is not built here.
-Result<std::unique_ptr<ConvSut>> MakeAdapterSut(const std::string& name);
+Result<std::unique_ptr<Sut>> MakeAdapterSut(const std::string& name);
+// A loaded plugin as the SUT `name`: a model reader (ABI 4) runs the models harness/models writes
+// of each case; any other plugin runs the case's buffers.
+std::unique_ptr<Sut> PluginAsSut(std::unique_ptr<PluginSut> plugin, const std::string& name);
 // The directions the adapter implements (it is loaded to ask), for `convparity list --json` and
 // the nightly campaign, which runs each adapter in its own directions only.
 Result<std::vector<Direction>> AdapterDirections(const std::string& name);

@@ -5,6 +5,7 @@
 
 #include "harness/exec/exec_adapters.h"
 #include "harness/exec/exec_sut.h"
+#include "harness/models/model_sut.h"
 #include "harness/suts/sut_config.h"
 #include "harness/suts/sut_family.h"
 #include "harness/suts/sut_registry.h"
@@ -21,6 +22,29 @@ ExecOptions ExecOptionsFor(const SutConfig& config) {
   return options;
 }
 
+// The child as the SUT `name`: a model reader (its hello names a model_format) runs the models
+// harness/models writes of each case.
+std::unique_ptr<Sut> ExecAsSut(std::unique_ptr<ExecSut> child, const std::string& name) {
+  if (child->hello().model_format.empty()) return child;
+  const std::string format = child->hello().model_format;
+  const Capabilities capabilities = child->capabilities();
+  std::shared_ptr<ExecSut> owned(std::move(child));
+  return std::make_unique<ModelSut>(
+      name, format,
+      [owned](ModelRun& run) {
+        return owned->RunModel(*run.problem, run.direction, *run.spelling, run.model, run.input,
+                               run.input_shape, run.output, run.output_shape, &run.result_shape);
+      },
+      capabilities);
+}
+
+Result<std::unique_ptr<Sut>> StartAsSut(const std::string& command, const std::string& name,
+                                        const SutConfig& config) {
+  Result<std::unique_ptr<ExecSut>> child = StartExecSut(command, name, ExecOptionsFor(config));
+  if (!child.ok()) return child.status();
+  return ExecAsSut(std::move(child).value(), name);
+}
+
 }  // namespace
 
 SutFamily ExecFamily() {
@@ -28,7 +52,7 @@ SutFamily ExecFamily() {
   f.name = "exec";
   f.owns = OwnsPrefix(kExecSutPrefix);
   f.make = [](const std::string& sut, const SutConfig& config) {
-    return StartExecSut(sut.substr(std::strlen(kExecSutPrefix)), sut, ExecOptionsFor(config));
+    return StartAsSut(sut.substr(std::strlen(kExecSutPrefix)), sut, config);
   };
   f.list = [] {
     return std::vector<SutListing>{
@@ -45,7 +69,11 @@ SutFamily ExecAdapterFamily() {
   f.make = [](const std::string& sut, const SutConfig& config) -> Result<std::unique_ptr<Sut>> {
     Result<std::string> command = AdapterCommand(*FindExecAdapter(sut));
     if (!command.ok()) return command.status();
-    return StartExecSut(*command, sut, ExecOptionsFor(config));
+    return StartAsSut(*command, sut, config);
+  };
+  f.runs_graphs = [](const std::string& sut) {
+    const ExecAdapter* a = FindExecAdapter(sut);
+    return a != nullptr && a->reads_models;
   };
   f.list = [] {
     std::vector<SutListing> all;

@@ -34,6 +34,7 @@ const std::vector<SutFamily>& SutFamilies() {
       AdapterFamily("xnnpack"),
       AdapterFamily("armnn"),
       AdapterFamily("onednn"),
+      AdapterFamily("opencv"),       // a frontend: it reads the ONNX models convparity writes
       AdapterFamily("torchscript"),  // LibTorch's rewrites
       PluginFamily(),
       ExecAdapterFamily(),
@@ -144,8 +145,14 @@ SutFamily PluginFamily() {
   SutFamily f;
   f.name = "plugin";
   f.owns = OwnsPrefix(kPluginSutPrefix);
-  f.make = [](const std::string& sut, const SutConfig&) {
-    return LoadPluginSut(sut.substr(std::strlen(kPluginSutPrefix)));
+  f.make = [](const std::string& sut, const SutConfig&) -> Result<std::unique_ptr<Sut>> {
+    Result<std::unique_ptr<PluginSut>> plugin =
+        LoadPluginSut(sut.substr(std::strlen(kPluginSutPrefix)));
+    if (!plugin.ok()) return plugin.status();
+    // A model reader (ABI 4) runs the models harness/models writes.
+    if ((*plugin)->model_format().empty()) return std::unique_ptr<Sut>(std::move(plugin).value());
+    const std::string name = (*plugin)->name();
+    return PluginAsSut(std::move(plugin).value(), name);
   };
   f.list = [] {
     return std::vector<SutListing>{

@@ -131,7 +131,7 @@ class TransformSut : public Sut {
       : name_(std::move(name)), pipeline_(std::move(pipeline)) {}
   std::string name() const override { return name_; }
 
-  GraphRun RunGraph(const ConvProblem& p, const GraphForm& form, Direction d,
+  GraphRun RunGraph(const ConvProblem& p, const GraphForm& form, Direction d, const Spelling&,
                     const CaseBuffers& buffers) override {
     CP_RETURN_IF_ERROR(Validate(p));
     Result<BuiltGraph> built = BuildGraph(pipeline_, p, d, form, &buffers);

@@ -37,15 +37,20 @@ Status FoldConstants(Graph& graph) {
 }
 
 Status ConvertLayout(Graph& graph, WeightLayout weight_layout) {
+  return ConvertLayoutTo(graph, {DataLayout::kChannelsLast, weight_layout, weight_layout});
+}
+
+Status ConvertLayoutTo(Graph& graph, const ConvLayouts& target) {
   using namespace graph_pass;  // NOLINT: the pass's own helpers
-  const WeightLayout wl = weight_layout;
-  CP_RETURN_IF_ERROR(RewriteGraph(graph, [wl](Builder& b, const Graph& old, int i,
-                                              const std::vector<int>& in) {
+  CP_RETURN_IF_ERROR(RewriteGraph(graph, [target](Builder& b, const Graph& old, int i,
+                                                  const std::vector<int>& in) {
     const Node& n = old.node(i);
     if (!IsConvFamily(n.op)) return -1;
     const ConvAttrs& a = AttrsOfConv(n);
     const int r = a.rank;
-    const DataLayout cl = DataLayout::kChannelsLast;
+    const bool transposed = n.op == OpKind::kConvTranspose;
+    const WeightLayout wl = transposed ? target.transposed_weight : target.weight;
+    const DataLayout cl = target.data;
     const Perm from = DataOrder(r, a.data_layout), to = DataOrder(r, cl);
     const std::string from_name = DataLayoutText(a.data_layout, r), to_name = DataLayoutText(cl, r);
     auto data_in = [&](int x) {
@@ -62,7 +67,6 @@ Status ConvertLayout(Graph& graph, WeightLayout weight_layout) {
           dw, PermBetween(WeightOrder(r, false, wl), WeightOrder(r, false, a.weight_layout)),
           WeightLayoutText(wl, r), WeightLayoutText(a.weight_layout, r));
     }
-    const bool transposed = n.op == OpKind::kConvTranspose;
     const int w = b.LayoutTransform(
         GroupsWeight(b, a, in[1]),
         PermBetween(WeightOrder(r, transposed, a.weight_layout), WeightOrder(r, transposed, wl)),

@@ -12,32 +12,43 @@
 
 namespace convparity {
 
-// First-order gradient of a graph with one output y: adds a var "grad_output" of y's shape and returns
-// the graph whose outputs are d<y·grad_output>/d<var> for each var named in `wrt`, in that order.
-// dgrad of conv is conv_transpose reading the same weight as IO…, of conv_transpose a conv; wgrad is
-// conv_backward_weight. Vars not in `wrt` stay inputs when the gradient needs them.
+// First-order gradient of a graph with one output y: adds a var "grad_output" of y's shape and
+// returns the graph whose outputs are d<y·grad_output>/d<var> for each var named in `wrt`, in that
+// order. dgrad of conv is conv_transpose reading the same weight as IO…, of conv_transpose a conv;
+// wgrad is conv_backward_weight. Vars not in `wrt` stay inputs when the gradient needs them.
 Result<Graph> Gradient(const Graph& forward, const std::vector<std::string>& wrt);
 
 // conv_backward_weight into tile / reshape / grouped conv / sum / transpose / strided_slice (the
-// scheme of TVM's legalization, generalized to every groups, multiplier, stride ≠ dilation, layout).
+// scheme of TVM's legalization, generalized to every groups, multiplier, stride ≠ dilation,
+// layout).
 Status Legalize(Graph& graph);
 // Every conv-family node to channels-last data and `weight_layout` (…IO = HWIO by default), with
 // layout_transforms inserted around it; adjacent inverse transforms cancel.
 Status ConvertLayout(Graph& graph, WeightLayout weight_layout = WeightLayout::kSpatialIO);
-// Evaluates every node whose operands are all constants (on our kernels) and replaces it by a const.
+// The same to any layouts: what a model format's convolution reads (harness/models/). A node
+// already in them is kept as it is; a multiplier-form weight gets a reshape into the groups form.
+struct ConvLayouts {
+  DataLayout data;
+  WeightLayout weight;             // conv and conv_backward_weight
+  WeightLayout transposed_weight;  // conv_transpose
+};
+Status ConvertLayoutTo(Graph& graph, const ConvLayouts& target);
+// Evaluates every node whose operands are all constants (on our kernels) and replaces it by a
+// const.
 Status FoldConstants(Graph& graph);
 // 1-D conv and conv_transpose (grouped too) as 2-D ones over a unit axis, reshaped back.
 Status LowerConv1d(Graph& graph);
 // Depthwise weights in the multiplier representation (C, m, k…) into the groups one (C·m, 1, k…).
 Status CanonicalizeDepthwise(Graph& graph);
-// conv_transpose as an ordinary conv over a zero-interleaved, padded input with the kernel flipped and
-// its channel axes swapped per group.
+// conv_transpose as an ordinary conv over a zero-interleaved, padded input with the kernel flipped
+// and its channel axes swapped per group.
 Status TransposeToConv(Graph& graph);
 // A grouped conv-family node as `groups` ungrouped ones over strided_slices, concatenated.
 Status SplitGroups(Graph& graph);
 
-// A pass by name, as `transform:<pass>,<pass>,…` names them. Buggy variants that reproduce historical
-// compiler bugs are named <pass>@<bug-id> (e.g. gradient@tvm-9465) and listed with the rest.
+// A pass by name, as `transform:<pass>,<pass>,…` names them. Buggy variants that reproduce
+// historical compiler bugs are named <pass>@<bug-id> (e.g. gradient@tvm-9465) and listed with the
+// rest.
 struct PassInfo {
   std::string name;     // gradient is not here: backward directions are built by it (transform_sut)
   std::string summary;  // one line, for `convparity list`

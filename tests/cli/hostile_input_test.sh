@@ -235,7 +235,7 @@ for plugin in text:"$tmp/text-plugin.so" libm:"$libm" missing:"$tmp/no-such.so" 
   abi999:"$abi999" no-entry:"$no_entry"; do
   name=${plugin%%:*} path=${plugin#*:}
   case $name in
-    abi999) pattern='^plugin [^ ]*: ABI version 999, this convparity speaks 1 to 3$' ;;
+    abi999) pattern='^plugin [^ ]*: ABI version 999, this convparity speaks 1 to 4$' ;;
     libm | no-entry) pattern='^plugin [^ ]*: not a convparity plugin \(no symbol convparity_plugin_entry\)$' ;;
     *) pattern='^plugin [^ ]*: cannot load: ' ;;
   esac

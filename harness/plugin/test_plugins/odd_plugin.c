@@ -47,12 +47,20 @@ static int fail(const convparity_problem* p, const float* grad_output, const flo
 
 static const char* message(void) { return "this plugin declines everything"; }
 
+#if defined(ODD_PLUGIN_MODEL_FORMAT)
+static int run_model(const convparity_problem* p, convparity_model* m) {
+  return CONVPARITY_UNSUPPORTED;
+}
+#endif
+
 #if defined(ODD_PLUGIN_ABI_999)
 #define ODD_VERSION 999
 #elif defined(ODD_PLUGIN_V1)
 #define ODD_VERSION 1
 #elif defined(ODD_PLUGIN_V2)
 #define ODD_VERSION 2
+#elif defined(ODD_PLUGIN_V3)
+#define ODD_VERSION 3
 #else
 #define ODD_VERSION CONVPARITY_PLUGIN_ABI_VERSION
 #endif
@@ -109,9 +117,26 @@ static const char* const kVariantDeclarations[] = {NULL, "null", "[{\"ranks\": [
 #define ODD_VERSION_3_FIELDS "[{\"directions\": [\"bwd_data\"]}]", NULL
 #endif
 
+#if defined(ODD_PLUGIN_V1) || defined(ODD_PLUGIN_V2) || defined(ODD_PLUGIN_V3)
+/* Where version 4 appends its fields: pointers that crash when followed. */
+#define ODD_VERSION_4_FIELDS (const char*)(uintptr_t)0x10, (convparity_run_model_fn)(uintptr_t)0x10
+#elif defined(ODD_PLUGIN_MODEL_FORMAT)
+#define ODD_VERSION_4_FIELDS "tflite", run_model
+#elif defined(ODD_PLUGIN_MODEL_NO_RUN)
+#define ODD_VERSION_4_FIELDS "onnx", NULL
+#else
+#define ODD_VERSION_4_FIELDS NULL, NULL
+#endif
+
 static const convparity_plugin kPlugin = {
-    ODD_VERSION,          ODD_NAME, ODD_DIRECTIONS, ODD_FUNCTIONS, message, ODD_VERSION_2_FIELDS,
+    ODD_VERSION,
+    ODD_NAME,
+    ODD_DIRECTIONS,
+    ODD_FUNCTIONS,
+    message,
+    ODD_VERSION_2_FIELDS,
     ODD_VERSION_3_FIELDS,
+    ODD_VERSION_4_FIELDS,
 };
 
 CONVPARITY_PLUGIN_EXPORT const convparity_plugin* convparity_plugin_entry(void) {

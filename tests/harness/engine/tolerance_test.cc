@@ -99,7 +99,7 @@ class ChainInInterpreter : public Sut {
   explicit ChainInInterpreter(SumOrder order) : order_(order) {}
   std::string name() const override { return "chain-interpreter"; }
 
-  GraphRun RunGraph(const ConvProblem& p, const GraphForm& form, Direction d,
+  GraphRun RunGraph(const ConvProblem& p, const GraphForm& form, Direction d, const Spelling&,
                     const CaseBuffers& b) override {
     Graph g = form.build(GraphProblem(p, d), /*multiplier_weight=*/false);
     if (d != Direction::kForward) {

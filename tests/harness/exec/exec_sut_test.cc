@@ -190,17 +190,60 @@ TEST(ExecStart, ADirectionTheHelloDoesNotListIsSkippedWithoutAsking) {
 // ---- Messages ---------------------------------------------------------------------------------
 
 TEST(ExecProtocol, AnswersAreCheckedAgainstTheRequest) {
-  EXPECT_TRUE(ParseAnswer(R"({"type":"ok","id":3,"count":12})", 3, 12).ok());
-  EXPECT_FALSE(ParseAnswer(R"({"type":"ok","id":3,"count":13})", 3, 12).ok());
-  EXPECT_FALSE(ParseAnswer(R"({"type":"ok","id":2,"count":12})", 3, 12).ok());
-  EXPECT_FALSE(ParseAnswer(R"({"type":"ok","id":3})", 3, 12).ok());
-  EXPECT_FALSE(ParseAnswer(R"({"type":"done","id":3})", 3, 12).ok());
-  EXPECT_FALSE(ParseAnswer("not json", 3, 12).ok());
+  EXPECT_TRUE(ParseAnswer(R"({"type":"ok","id":3,"count":12})", 3, Shape{3, 4}).ok());
+  EXPECT_FALSE(ParseAnswer(R"({"type":"ok","id":3,"count":13})", 3, Shape{3, 4}).ok());
+  EXPECT_FALSE(ParseAnswer(R"({"type":"ok","id":2,"count":12})", 3, Shape{3, 4}).ok());
+  EXPECT_FALSE(ParseAnswer(R"({"type":"ok","id":3})", 3, Shape{3, 4}).ok());
+  EXPECT_FALSE(ParseAnswer(R"({"type":"done","id":3})", 3, Shape{3, 4}).ok());
+  EXPECT_FALSE(ParseAnswer("not json", 3, Shape{3, 4}).ok());
   Result<ChildAnswer> declined =
-      ParseAnswer(R"({"type":"unsupported","id":3,"reason":"a\nb"})", 3, 12);
+      ParseAnswer(R"({"type":"unsupported","id":3,"reason":"a\nb"})", 3, Shape{3, 4});
   ASSERT_TRUE(declined.ok());
   EXPECT_EQ(declined->kind, ChildAnswer::Kind::kUnsupported);
   EXPECT_EQ(declined->text, "a b");
+  // A model reader may say the shape it computed: the request's with the floats, another with none.
+  Result<ChildAnswer> same =
+      ParseAnswer(R"({"type":"ok","id":3,"count":12,"shape":[3,4]})", 3, Shape{3, 4});
+  ASSERT_TRUE(same.ok());
+  EXPECT_EQ(same->count, 12);
+  Result<ChildAnswer> other =
+      ParseAnswer(R"({"type":"ok","id":3,"count":0,"shape":[3,5]})", 3, Shape{3, 4});
+  ASSERT_TRUE(other.ok());
+  EXPECT_EQ(other->count, 0);
+  EXPECT_EQ(other->shape, (Shape{3, 5}));
+  EXPECT_FALSE(
+      ParseAnswer(R"({"type":"ok","id":3,"count":15,"shape":[3,5]})", 3, Shape{3, 4}).ok());
+  EXPECT_FALSE(ParseAnswer(R"({"type":"ok","id":3,"count":0,"shape":[-3]})", 3, Shape{3, 4}).ok());
+}
+
+TEST(ExecProtocol, RequestsCarryTheSpellingAndAModelReadersModel) {
+  const ConvProblem p = ParseDescriptor("2d_ic2_oc3_i5x5_k3x3_pb1x0_nhwc_b")->problem;
+  const Spelling s = *ParseSpellingText("pads=pad_op");
+  EXPECT_FALSE(RunRequestJson(1, p, Direction::kForward).contains("spelling"));
+  EXPECT_EQ(RunRequestJson(1, p, Direction::kForward, s)["spelling"],
+            nlohmann::json({{"pads", "pad_op"}}));
+  const nlohmann::json m =
+      ModelRequestJson(2, p, Direction::kForward, s, 1234, {1, 5, 5, 2}, {1, 4, 3, 3});
+  EXPECT_EQ(m["model"], nlohmann::json({{"format", "onnx"}, {"size", 1234}}));
+  EXPECT_EQ(m["inputs"],
+            nlohmann::json::parse(R"([{"name":"input","shape":[1,5,5,2],"count":50}])"));
+  EXPECT_EQ(m["result"]["shape"], nlohmann::json({1, 4, 3, 3}));
+  EXPECT_EQ(m["spelling"], nlohmann::json({{"pads", "pad_op"}}));
+}
+
+TEST(ExecProtocol, AHelloMayNameTheModelFormatItReads) {
+  Result<ChildHello> h = ParseChildHello(
+      R"({"type":"hello","protocol":1,"name":"f","version":"1","directions":["fwd"],"model_format":"onnx"})");
+  ASSERT_TRUE(h.ok()) << h.status().message();
+  EXPECT_EQ(h->model_format, "onnx");
+  EXPECT_NE(h->Text().find("reading onnx models"), std::string::npos);
+  EXPECT_NE(
+      ParseChildHello(
+          R"({"type":"hello","protocol":1,"name":"f","version":"1","directions":["fwd"],"model_format":"tflite"})")
+          .status()
+          .message()
+          .find("convparity writes \"onnx\""),
+      std::string::npos);
 }
 
 TEST(ExecProtocol, AHelloNamesItsStackVersionAndDirections) {

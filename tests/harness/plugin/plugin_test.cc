@@ -78,7 +78,7 @@ TEST(PluginLoad, EveryUnusableLibraryIsOneLineOfInvalidNamingPathAndProblem) {
   ExpectLoadError(CONVPARITY_ODD_PLUGIN_NO_ENTRY,
                   "not a convparity plugin (no symbol convparity_plugin_entry)");
   ExpectLoadError("libm.so.6", "not a convparity plugin (no symbol convparity_plugin_entry)");
-  ExpectLoadError(CONVPARITY_ODD_PLUGIN_ABI_999, "ABI version 999, this convparity speaks 1 to 3");
+  ExpectLoadError(CONVPARITY_ODD_PLUGIN_ABI_999, "ABI version 999, this convparity speaks 1 to 4");
   ExpectLoadError(CONVPARITY_ODD_PLUGIN_NULL_ENTRY, "convparity_plugin_entry() returned NULL");
   ExpectLoadError(CONVPARITY_ODD_PLUGIN_NULL_FUNCTION,
                   "directions declares backward_weight but its function pointer is NULL");

@@ -1,0 +1,48 @@
+#include "harness/models/model_graph.h"
+
+#include <utility>
+#include <vector>
+
+#include "kernels/graph/pass_util.h"
+
+namespace convparity {
+
+int FirstConvNode(const Graph& graph) {
+  for (size_t i = 0; i < graph.nodes.size(); ++i)
+    if (graph_pass::IsConvFamily(graph.nodes[i].op)) return static_cast<int>(i);
+  return -1;
+}
+
+Result<Graph> ModelGraph(const ConvProblem& p, const GraphForm& form, const Spelling& spelling,
+                         const ConvLayouts& layouts) {
+  using namespace graph_pass;  // NOLINT: the passes' builder and layout bookkeeping
+  CP_RETURN_IF_ERROR(CheckSpelling(spelling, p));
+  Graph graph = form.build(p, spelling.depthwise == DepthwiseSpelling::kMultiplier);
+  CP_RETURN_IF_ERROR(InferShapes(graph));
+  const int conv = FirstConvNode(graph);
+  CP_RETURN_IF_ERROR(
+      RewriteGraph(graph, [&](Builder& b, const Graph& old, int i, const std::vector<int>& in) {
+        if (i != conv) return -1;
+        ConvAttrs a = AttrsOfConv(old.node(i));
+        const int r = a.rank;
+        int x = in[0];
+        if (spelling.pads == PadsSpelling::kPadOp) {
+          for (int d = 0; d < r; ++d)
+            x = b.Pad(x, DataSpatialPos(r, a.data_layout, d), a.pad_begin[d], a.pad_end[d]);
+          a.pad_begin = a.pad_end = Dims{0, 0, 0};
+        }
+        const bool bias_apart = in.size() > 2 && spelling.bias != BiasSpelling::kOperand;
+        std::vector<int> operands{x, in[1]};
+        if (in.size() > 2 && !bias_apart) operands.push_back(in[2]);
+        const int y = b.Op(old.node(i).op, operands, a);
+        if (!bias_apart) return y;
+        // The bias over the channel axis: (C, 1, …) channels-first, (C) channels-last.
+        Shape broadcast{b.shape(in[2])[0]};
+        if (a.data_layout == DataLayout::kChannelsFirst) broadcast.resize(r + 1, 1);
+        return b.Add(y, b.Reshape(in[2], broadcast));
+      }));
+  CP_RETURN_IF_ERROR(ConvertLayoutTo(graph, layouts));
+  return graph;
+}
+
+}  // namespace convparity

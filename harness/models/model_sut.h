@@ -1,0 +1,59 @@
+// A system under test that reads a model: a frontend. The harness writes the case's graph, in its
+// spelling, as a model of the stack's format (onnx_model.h) and the stack's side runs it — a
+// plugin's run_model (ABI 4) — on the case's input. It runs any graph form the format can write.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "core/capabilities.h"
+#include "core/sut.h"
+
+namespace convparity {
+
+// One model run, as the stack's side gets it.
+struct ModelRun {
+  const ConvProblem* problem = nullptr;  // the case's convolution, for logs and declines
+  Direction direction = Direction::kForward;
+  const Spelling* spelling = nullptr;
+  std::string format;  // "onnx"
+  std::string model;   // the model file
+  const float* input = nullptr;
+  Shape input_shape;  // as the model declares its input %x: the problem's data layout
+  float* output = nullptr;
+  Shape output_shape;  // as the model declares its result "y"
+  // What the stack says it computed; empty: it did not say (taken to be output_shape).
+  Shape result_shape;
+};
+
+// Ok (the result is written), Unsupported(reason) when the stack refuses the model, anything else
+// an error of the stack, as a ConvSut's Run.
+using ModelRunner = std::function<Status(ModelRun& run)>;
+
+class ModelSut : public Sut {
+ public:
+  ModelSut(std::string name, std::string format, ModelRunner runner, Capabilities capabilities = {},
+           std::function<RunNotes()> notes = {})
+      : name_(std::move(name)),
+        format_(std::move(format)),
+        runner_(std::move(runner)),
+        capabilities_(std::move(capabilities)),
+        notes_(std::move(notes)) {}
+
+  std::string name() const override { return name_; }
+  // Unsupported for what the format cannot write (a backward direction in ONNX, bias=fused); the
+  // verdict shape_mismatch when the stack computes another shape than the model declares.
+  GraphRun RunGraph(const ConvProblem& p, const GraphForm& form, Direction d,
+                    const Spelling& spelling, const CaseBuffers& buffers) override;
+  RunNotes LastRunNotes() const override { return notes_ ? notes_() : RunNotes{}; }
+  const Capabilities& capabilities() const override { return capabilities_; }
+
+ private:
+  std::string name_;
+  std::string format_;
+  ModelRunner runner_;
+  Capabilities capabilities_;
+  std::function<RunNotes()> notes_;
+};
+
+}  // namespace convparity
