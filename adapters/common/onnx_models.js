@@ -13,10 +13,12 @@
 
 const {serve, Unsupported} = require('./convparity_protocol.js');
 
-// A status ONNX Runtime returned (onnxruntime-node: "[ONNXRuntimeError] : 2 : …", onnxruntime-web:
-// "… ERROR_CODE: 2, ERROR_MESSAGE: …"), not a failure of its code such as WebAssembly's "memory
-// access out of bounds", which stays an error.
-const kStatus = /ONNXRuntimeError|ERROR_CODE|NOT_IMPLEMENTED|not (yet )?(supported|implemented)/i;
+// A status ONNX Runtime returned (onnxruntime-node: "[ONNXRuntimeError] : 2 : …" when loading,
+// "Non-zero status code returned while running …" when running; onnxruntime-web: "… ERROR_CODE: 2,
+// ERROR_MESSAGE: …"), not a failure of its code such as WebAssembly's "memory access out of
+// bounds", which stays an error.
+const kStatus =
+    /ONNXRuntimeError|ERROR_CODE|Non-zero status code|NOT_IMPLEMENTED|not (yet )?(supported|implemented)/i;
 
 // ONNX Runtime's refusal as a decline, one line without the node's name (the writer's, not the
 // reason's); anything else as it is.

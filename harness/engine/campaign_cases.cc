@@ -126,9 +126,11 @@ DrawnCase DrawCase(const CampaignOptions& o, const CampaignSpace& space, int64_t
   const GraphForm* graph =
       &CampaignGraphForm(problem.value(), space.suts, o.check.suts, o.max_macs, i);
   const bool landed_outside = WhyOutside(declared, graph->name, d, problem.value()).has_value();
-  const Spelling spelling =
-      space.spelled ? DrawSpelling(MixSeed(o.seed ^ kSpellingStream, index), problem.value())
-                    : Spelling{};
+  Spelling spelling = space.spelled
+                          ? DrawSpelling(MixSeed(o.seed ^ kSpellingStream, index), problem.value())
+                          : Spelling{};
+  // Every model reader reads ONNX, which has no op fused with its bias: its Add instead.
+  if (spelling.bias == BiasSpelling::kFused) spelling.bias = BiasSpelling::kAdd;
   return {std::move(problem),
           d,
           o.fills[(index / nd) % o.fills.size()],
