@@ -127,7 +127,8 @@ void AutoPads(PadsSpelling mode, const ConvProblem& p, Dims& begin, Dims& end) {
   begin = Dims{0, 0, 0};
   end = Dims{0, 0, 0};
   if (mode != PadsSpelling::kSameUpper && mode != PadsSpelling::kSameLower) return;
-  for (size_t i = 0; i < static_cast<size_t>(p.rank); ++i) {
+  for (size_t i = 0; i < static_cast<size_t>(p.rank) && i < begin.size(); ++i) {
+    if (p.stride[i] < 1) continue;  // no legal problem: Validate refuses it
     const int64_t out = (p.input[i] + p.stride[i] - 1) / p.stride[i];
     const int64_t reach = p.dilation[i] * (p.kernel[i] - 1) + 1;
     const int64_t total = std::max<int64_t>(0, (out - 1) * p.stride[i] + reach - p.input[i]);
@@ -193,6 +194,8 @@ Status CheckSpelling(const Spelling& s, const ConvProblem& p) {
   }
   if (s.output_size == OutputSizeSpelling::kOutputShape) {
     if (!p.transposed) return NotHere(output_size, 1, "is for transposed convolutions");
+    if (s.pads != PadsSpelling::kExplicit)
+      return NotHere(output_size, 1, "derives the pads itself: it takes no auto-pad mode");
     for (int i = 0; i < rank; ++i)
       if (p.pad_begin[static_cast<size_t>(i)] != p.pad_end[static_cast<size_t>(i)])
         return NotHere(output_size, 1,

@@ -85,7 +85,8 @@ nlohmann::json SpellingToJson(const Spelling& s);
 // Strict: an object of known fields with known values; kInvalid naming what is wrong.
 Result<Spelling> SpellingFromJson(const nlohmann::json& j);
 
-// Ok when `s` writes p's convolution in direction d exactly; kUnsupported naming the field and why
+// Ok when `s` writes p's convolution exactly (in any direction: a format that writes no backward
+// direction declines those itself); kUnsupported naming the field and why
 // it does not apply, e.g. "pads=same_upper pads 1 and 1 here, the problem 0 and 0". Every spelling
 // applies to every direction a format can write; a format that writes no backward direction
 // declines those itself.

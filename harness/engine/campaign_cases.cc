@@ -131,6 +131,11 @@ DrawnCase DrawCase(const CampaignOptions& o, const CampaignSpace& space, int64_t
                           : Spelling{};
   // Every model reader reads ONNX, which has no op fused with its bias: its Add instead.
   if (spelling.bias == BiasSpelling::kFused) spelling.bias = BiasSpelling::kAdd;
+  // SAME's pads can grow the output (to ⌈in/s⌉): not past the campaign's cap on the work.
+  ConvProblem conformed = problem.value();
+  ConformToSpelling(spelling, conformed);
+  if (conformed.macs() > std::max(o.max_macs, problem.value().macs()))
+    spelling.pads = PadsSpelling::kExplicit;
   return {std::move(problem),
           d,
           o.fills[(index / nd) % o.fills.size()],

@@ -27,7 +27,8 @@ std::string KeyOf(const ConvCase& c) {
 }
 
 // A reduced problem keeps the case's spelling: an auto-pad mode's pads follow the new sizes, and a
-// problem the spelling no longer fits is no candidate (the spelling's own reductions come first).
+// problem the spelling no longer fits is no candidate (the spelling's own reductions, each way to
+// plain, are offered beside).
 bool KeepsSpelling(const Spelling& s, ConvProblem& q) {
   ConformToSpelling(s, q);
   return CheckSpelling(s, q).ok();

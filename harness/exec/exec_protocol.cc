@@ -196,9 +196,9 @@ Result<ChildAnswer> ParseAnswer(const std::string& line, uint64_t id, const Shap
     a.kind = ChildAnswer::Kind::kOk;
     if (j.contains("shape")) {
       const json& s = j["shape"];
-      if (!s.is_array() || s.size() > 8 ||
+      if (!s.is_array() || s.empty() || s.size() > 8 ||
           !std::all_of(s.begin(), s.end(), [](const json& v) { return v.is_number_unsigned(); }))
-        return Status::Invalid("\"shape\" must be a list of at most 8 sizes, not " +
+        return Status::Invalid("\"shape\" must be a list of 1 to 8 sizes, not " +
                                PrintableLine(s.dump(), 60));
       for (const json& v : s) a.shape.push_back(v.get<int64_t>());
       if (a.shape != expected_shape) {

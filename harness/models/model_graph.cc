@@ -26,9 +26,15 @@ Result<Graph> ModelGraph(const ConvProblem& p, const GraphForm& form, const Spel
         ConvAttrs a = AttrsOfConv(old.node(i));
         const int r = a.rank;
         int x = in[0];
-        if (spelling.pads == PadsSpelling::kPadOp) {
-          for (int d = 0; d < r; ++d)
-            x = b.Pad(x, DataSpatialPos(r, a.data_layout, d), a.pad_begin[d], a.pad_end[d]);
+        if (spelling.pads == PadsSpelling::kPadOp &&
+            (a.pad_begin != Dims{0, 0, 0} || a.pad_end != Dims{0, 0, 0})) {
+          // One Pad over every spatial axis, as an exporter writes it.
+          PadAttrs pad{Shape(static_cast<size_t>(r) + 2, 0), Shape(static_cast<size_t>(r) + 2, 0)};
+          for (int d = 0; d < r; ++d) {
+            pad.before[static_cast<size_t>(DataSpatialPos(r, a.data_layout, d))] = a.pad_begin[d];
+            pad.after[static_cast<size_t>(DataSpatialPos(r, a.data_layout, d))] = a.pad_end[d];
+          }
+          x = b.Op(OpKind::kPad, {x}, pad);
           a.pad_begin = a.pad_end = Dims{0, 0, 0};
         }
         const bool bias_apart = in.size() > 2 && spelling.bias != BiasSpelling::kOperand;

@@ -32,11 +32,13 @@ using ModelRunner = std::function<Status(ModelRun& run)>;
 
 class ModelSut : public Sut {
  public:
-  ModelSut(std::string name, std::string format, ModelRunner runner, Capabilities capabilities = {},
-           std::function<RunNotes()> notes = {})
+  // `version`: what the stack says it is (a plugin's name, a child's hello), for summaries.
+  ModelSut(std::string name, std::string format, ModelRunner runner, std::string version,
+           Capabilities capabilities = {}, std::function<RunNotes()> notes = {})
       : name_(std::move(name)),
         format_(std::move(format)),
         runner_(std::move(runner)),
+        version_(std::move(version)),
         capabilities_(std::move(capabilities)),
         notes_(std::move(notes)) {}
 
@@ -47,11 +49,13 @@ class ModelSut : public Sut {
                     const Spelling& spelling, const CaseBuffers& buffers) override;
   RunNotes LastRunNotes() const override { return notes_ ? notes_() : RunNotes{}; }
   const Capabilities& capabilities() const override { return capabilities_; }
+  const std::string& version() const { return version_; }
 
  private:
   std::string name_;
   std::string format_;
   ModelRunner runner_;
+  std::string version_;
   Capabilities capabilities_;
   std::function<RunNotes()> notes_;
 };

@@ -6,7 +6,8 @@
 // initializer holding the case's values, the result the graph's output "y". The spelling's
 // attributes go on the problem's Conv / ConvTranspose (auto_pad, output_shape), its identity
 // BatchNormalization after it, and its weight's transposes stay nodes (weight=transposed) or are
-// folded into the initializer (weight=constant). Forward only: ONNX has no gradient operators.
+// folded into the initializer (weight=constant; a multiplier weight's Reshape stays, and a
+// Transpose after it with it). Forward only: ONNX has no gradient operators.
 #pragma once
 
 #include <map>
@@ -24,8 +25,8 @@ inline constexpr int kOnnxOpset = 13;
 
 // The serialized ModelProto. `buffers` holds every var the case reads but %x's value is not
 // needed (it is the model's input). kUnsupported for what ONNX cannot write (a backward
-// direction, bias=fused, a spelling that does not fit p); the ONNX checker's complaint as kInternal
-// (a model this writer should never make).
+// direction, bias=fused, a spelling that does not fit p). The tests hold every model it writes to
+// CheckOnnxModel.
 Result<std::string> OnnxModel(const ConvProblem& p, const GraphForm& form, Direction direction,
                               const Spelling& spelling, const CaseBuffers& buffers);
 

@@ -170,8 +170,9 @@ bool IsAdapterSutName(const std::string& name) {
 std::unique_ptr<Sut> PluginAsSut(std::unique_ptr<PluginSut> plugin, const std::string& name) {
   const std::string format = plugin->model_format();
   if (format.empty()) return std::make_unique<AdapterSut>(name, std::move(plugin));
-  PluginSut* reader = plugin.get();
   const Capabilities capabilities = plugin->capabilities();
+  const std::string version =
+      plugin->plugin_name() + " (plugin ABI " + std::to_string(plugin->abi_version()) + ")";
   // The runner owns the plugin: the SUT and its library live and go together.
   std::shared_ptr<PluginSut> owned(std::move(plugin));
   return std::make_unique<ModelSut>(
@@ -181,7 +182,7 @@ std::unique_ptr<Sut> PluginAsSut(std::unique_ptr<PluginSut> plugin, const std::s
                                run.input, run.input_shape, run.output, run.output_shape,
                                &run.result_shape);
       },
-      capabilities, [reader] { return reader->LastRunNotes(); });
+      version, capabilities, [owned] { return owned->LastRunNotes(); });
 }
 
 Result<std::unique_ptr<Sut>> MakeAdapterSut(const std::string& name) {

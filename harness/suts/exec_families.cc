@@ -28,6 +28,7 @@ std::unique_ptr<Sut> ExecAsSut(std::unique_ptr<ExecSut> child, const std::string
   if (child->hello().model_format.empty()) return child;
   const std::string format = child->hello().model_format;
   const Capabilities capabilities = child->capabilities();
+  const std::string version = child->hello().name + " " + child->hello().version;
   std::shared_ptr<ExecSut> owned(std::move(child));
   return std::make_unique<ModelSut>(
       name, format,
@@ -35,7 +36,7 @@ std::unique_ptr<Sut> ExecAsSut(std::unique_ptr<ExecSut> child, const std::string
         return owned->RunModel(*run.problem, run.direction, *run.spelling, run.model, run.input,
                                run.input_shape, run.output, run.output_shape, &run.result_shape);
       },
-      capabilities);
+      version, capabilities);
 }
 
 Result<std::unique_ptr<Sut>> StartAsSut(const std::string& command, const std::string& name,

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "harness/exec/exec_sut.h"
+#include "harness/models/model_sut.h"
 #include "harness/plugin/plugin_sut.h"
 #include "harness/suts/adapter_suts.h"
 #include "harness/suts/sut_registry.h"
@@ -43,11 +44,17 @@ Result<std::string> SutVersion(const std::string& name, const SutConfig& config)
   if (!sut.ok()) return sut.status();
   if (const auto* exec = dynamic_cast<const ExecSut*>(sut->get()))
     return exec->hello().name + " " + exec->hello().version;
+  const std::string spec = config.Resolve(name);
+  const AdapterSutInfo* adapter = AdapterOf(spec);
+  // A frontend says what it is; an adapter's library is hashed besides, as a plugin's is.
+  if (const auto* model = dynamic_cast<const ModelSut*>(sut->get()))
+    return model->version() +
+           (adapter ? " (library " + FileHash(AdapterDirectory() + "/" + adapter->library) + ")"
+                    : "");
   if (const auto* plugin = dynamic_cast<const PluginSut*>(sut->get()))
     return plugin->plugin_name() + " (plugin ABI " + std::to_string(plugin->abi_version()) +
            ", library " + FileHash(plugin->path()) + ")";
-  const std::string spec = config.Resolve(name);
-  if (const AdapterSutInfo* adapter = AdapterOf(spec))
+  if (adapter)
     return adapter->name + " (library " + FileHash(AdapterDirectory() + "/" + adapter->library) +
            ")";
   const std::string what = spec == name ? "" : spec + ", ";

@@ -1,7 +1,7 @@
 // The frontends (SUTs that read the ONNX models convparity writes): every ONNX spelling of a few
 // convolutions and chains that each reads right agrees exactly with the oracle, what ONNX cannot
 // write or the stack refuses is skipped with the reason, and what OpenCV 4.6 reads wrong
-// (findings/opencv-dnn-*) is failed. Skipped where the adapter is not built or installed here.
+// is failed or a shape mismatch. Skipped where the adapter is not built or installed here.
 #include <gtest/gtest.h>
 
 #include <iterator>
@@ -122,7 +122,7 @@ const SpelledCase kOthers[] = {
     {"bwd_data:2d_ic2_oc3_i5x5_k3x3", "", Verdict::kSkipped, "forward direction only"},
     // What OpenCV 4.6 refuses, in its own words.
     {"fwd:t3d_ic2_oc2_i3x3x3_k2x2x2", "", Verdict::kSkipped, "OpenCV:"},
-    // What it reads wrong (findings/opencv-dnn-*): a SAME_LOWER's odd padding put at the end; the
+    // What it reads wrong: a SAME_LOWER's odd padding put at the end; the
     // output shape of output_shape (and its output_padding) and a 1-D convolution's end padding
     // ignored, which gives results of other shapes.
     {"fwd:2d_ic1_oc2_i4x5_k2x2_pb1x1_b", "pads=same_lower", Verdict::kFailed},

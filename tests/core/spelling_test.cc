@@ -120,6 +120,19 @@ TEST(Spelling, CaseFilesCarryItAndRefuseOneThatDoesNotFit) {
             "field 'spelling': pads=same_lower pads 1 and 0 in dimension 0, the problem 0 and 1");
 }
 
+TEST(Spelling, AnIllegalProblemIsRefusedForItselfNotByTheSpellingsShapeMath) {
+  ConvCase c;
+  c.problem = ProblemOf("1d_ic1_oc1_i6_k3_s2_pe1");
+  c.spelling = SpellingOf("pads=same_upper");
+  nlohmann::json j = CaseToJson(c, /*with_descriptor=*/false);
+  j["problem"]["stride"] = {0};  // SAME's math divides by it
+  // Case files carry any problem (conv_case_test); validating it is the run's, which refuses it.
+  Result<ConvCase> read = CaseFromJson(j);
+  ASSERT_TRUE(read.ok()) << read.status().message();
+  const Status valid = Validate(read->problem);
+  EXPECT_NE(valid.message().find("stride"), std::string::npos) << valid.message();
+}
+
 TEST(Spelling, DrawsEveryValueThatFitsAndOnlyThose) {
   // An ordinary depthwise problem with a bias, and a transposed one: between them every value of
   // every way fits some draw.

@@ -214,6 +214,8 @@ TEST(ExecProtocol, AnswersAreCheckedAgainstTheRequest) {
   EXPECT_FALSE(
       ParseAnswer(R"({"type":"ok","id":3,"count":15,"shape":[3,5]})", 3, Shape{3, 4}).ok());
   EXPECT_FALSE(ParseAnswer(R"({"type":"ok","id":3,"count":0,"shape":[-3]})", 3, Shape{3, 4}).ok());
+  // An empty shape differs from every request's and would be waited on for floats: refused.
+  EXPECT_FALSE(ParseAnswer(R"({"type":"ok","id":3,"count":0,"shape":[]})", 3, Shape{3, 4}).ok());
 }
 
 TEST(ExecProtocol, RequestsCarryTheSpellingAndAModelReadersModel) {

@@ -21,9 +21,9 @@
 namespace convparity {
 namespace {
 
-// Every value of every way of writing, one at a time, and a few together.
+// The plain spelling, every value of every way of writing one at a time, and a few together.
 std::vector<Spelling> SpellingsToTry() {
-  std::vector<Spelling> out;
+  std::vector<Spelling> out{Spelling{}};  // the plain one: the most common in campaigns
   for (const SpellingField& f : SpellingFields())
     for (size_t v = 1; v < f.values.size(); ++v) {
       Spelling s;
