@@ -11,6 +11,7 @@
 #include <opencv2/core/utils/logger.hpp>
 #include <opencv2/core/version.hpp>
 #include <opencv2/dnn.hpp>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -24,13 +25,14 @@ using convparity_adapter::Fail;
 using convparity_adapter::LastMessageText;
 
 // OpenCV's message, "OpenCV(4.6.0) /path/file.cpp:123: error: (-215:Assertion failed) cond in
-// function 'f'", without the version and the path.
+// function 'f'", on one line without the versions, paths and node names ("onnx_node!v3"), which
+// are the model's, so that the summary counts one refusal as one reason.
 std::string Reason(const cv::Exception& e) {
   std::string text = e.err.empty() ? e.what() : e.err;
   if (!e.func.empty()) text += " in " + e.func;
-  for (char& c : text)
-    if (c == '\n' || c == '\r') c = ' ';
-  return "OpenCV: " + text.substr(0, 180);
+  static const std::regex kNoise(R"(OpenCV\([^)]*\) [^ ]*:[0-9]+: |onnx_node![A-Za-z0-9_]*|\s+)");
+  text = std::regex_replace(text, kNoise, " ");
+  return "OpenCV:" + text.substr(0, 180);
 }
 
 int RunModel(const convparity_problem*, convparity_model* m) {
