@@ -31,6 +31,7 @@ enum Command : uint32_t {
   kCompare = 1u << 9,
   kReport = 1u << 10,
   kWorker = 1u << 11,  // internal: runs cases for a parent process
+  kModel = 1u << 12,
   // The commands that run cases on SUTs, and those that make SUTs by name.
   kRunsCases = kFuzz | kRepro | kCheck | kShrink | kCompare | kReport,
   kNamesSuts = kRunsCases | kList | kImportFuzzInput | kExportFuzzSeeds,

@@ -31,6 +31,10 @@ int RunCompare(const std::string& before, const std::string& after, const Flags&
 // The campaign's HTML page (reports/html/report_html.h) into --output; with --baseline, the
 // comparison with it too.
 int RunReport(const std::string& folder, const Flags& f, const CheckContext& context);
+// A case file's case as the model files of each format (--format; default every one that writes
+// the case) into --out/<format>/, its model's input into --out/input.bin (float32, the model's
+// memory order) with input.json naming its var and shape.
+int RunModel(const std::string& case_path, const Flags& flags, const CheckContext& context);
 // libFuzzer inputs into case files, and case files into libFuzzer seeds
 // (harness/io/fuzz_support.h).
 int RunImportFuzzInput(const std::vector<std::string>& files, const Flags& flags,

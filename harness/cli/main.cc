@@ -15,6 +15,7 @@
 #include "harness/engine/case_runner.h"
 #include "harness/engine/check_case.h"
 #include "harness/engine/worker_process.h"
+#include "harness/models/model_formats.h"
 #include "harness/suts/adapter_suts.h"
 #include "harness/suts/sut_config.h"
 
@@ -62,6 +63,8 @@ const CLI::Validator kGraphForm = CLI::IsMember([] {
 }());
 const CLI::Validator kDriver = CLI::IsMember({"auto", "conv", "deconv"});
 const CLI::Validator kSeedTarget = CLI::IsMember({"parity", "inputs"});
+const CLI::Validator kModelFormat = CLI::IsMember(
+    std::vector<std::string>(std::begin(kModelFormatNames), std::end(kModelFormatNames)));
 
 template <typename T>
 void AddFlag(CLI::App* cmd, const std::string& spelling, T& field, const std::string& help,
@@ -127,6 +130,10 @@ int Main(int argc, char** argv) {
   CLI::App* report = command("report", kReport,
                              "a campaign's self-contained HTML page: at a glance, findings, plots");
   report->add_option("run", report_folder, "a fuzz --out folder or a merge")->required();
+  CLI::App* model = command("model", kModel,
+                            "a case as the model files a frontend reads (ONNX, TensorFlow graph), "
+                            "with its input, into --out");
+  model->add_option("case", case_path, "case.json")->required();
   CLI::App* worker = command("worker", kWorker, "(internal) run cases for a parent process");
   worker->group("");  // hidden from --help
 
@@ -199,6 +206,7 @@ int Main(int argc, char** argv) {
   if (merge->parsed()) return RunMerge(inputs, flags);
   if (compare->parsed()) return RunCompare(before, after, flags, context);
   if (report->parsed()) return RunReport(report_folder, flags, context);
+  if (model->parsed()) return RunModel(case_path, flags, context);
   if (import_fuzz->parsed()) return RunImportFuzzInput(inputs, flags, context.suts, max_macs_given);
   if (export_seeds->parsed())
     return RunExportFuzzSeeds(inputs, flags, context.suts, max_macs_given);

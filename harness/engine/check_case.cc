@@ -82,15 +82,22 @@ std::vector<double> ReachOf(const PreparedCase& prep) {
   return std::move(ref).value().result.values;
 }
 
+CaseMemory InMemoryOrder(const ConvProblem& p, Direction d, const GraphForm& form,
+                         const CaseInputs& inputs) {
+  CaseMemory m;
+  for (const CaseVar& var : CaseVars(form, p, d))
+    if (const HostTensor& filled = inputs.Get(var.name); !filled.values.empty())
+      m.buffers.vars[var.name] =
+          (m.storage[var.name] = ToMemoryOrder(filled, var.memory_order)).data();
+  return m;
+}
+
 SutRun RunSut(Sut& sut, const ConvProblem& p, Direction d, const CaseInputs& inputs,
               const GraphForm& form, const Spelling& spelling) {
   const Shape result_shape = ResultShape(p, d);
   std::vector<float> result(NumElements(result_shape), PoisonValue());
-  std::map<std::string, std::vector<float>> memory;  // the buffers' storage
-  CaseBuffers buffers;
-  for (const CaseVar& var : CaseVars(form, p, d))
-    if (const HostTensor& filled = inputs.Get(var.name); !filled.values.empty())
-      buffers.vars[var.name] = (memory[var.name] = ToMemoryOrder(filled, var.memory_order)).data();
+  CaseMemory memory = InMemoryOrder(p, d, form, inputs);
+  CaseBuffers& buffers = memory.buffers;
   buffers.result = result.data();
   SutRun run;
   run.declared = sut.capabilities().declared;

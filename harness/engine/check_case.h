@@ -2,9 +2,11 @@
 // campaigns, repro and the CI gate.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/conv_case.h"
 #include "core/conv_problem.h"
@@ -31,6 +33,15 @@ struct SutRun {
   bool declared = false;
   std::optional<std::string> outside;
 };
+// The case's vars as a Sut gets them (core/sut.h CaseBuffers): each in its memory order, `storage`
+// holding them; the result is not allocated (buffers.result null).
+struct CaseMemory {
+  std::map<std::string, std::vector<float>> storage;
+  CaseBuffers buffers;
+};
+CaseMemory InMemoryOrder(const ConvProblem& p, Direction d, const GraphForm& form,
+                         const CaseInputs& inputs);
+
 // `form` is the graph the SUT is asked to run (a ConvSut declines all but the convolution).
 SutRun RunSut(Sut& sut, const ConvProblem& p, Direction d, const CaseInputs& inputs,
               const GraphForm& form = ConvForm(), const Spelling& spelling = {});

@@ -4,6 +4,7 @@
 
 #include "core/descriptor.h"
 #include "core/problem_fields.h"
+#include "harness/models/model_formats.h"
 
 namespace convparity {
 namespace {
@@ -106,9 +107,9 @@ Result<ChildHello> ParseChildHello(const std::string& line) {
   std::sort(hello.directions.begin(), hello.directions.end());
   Result<std::string> format = StringField(j, "model_format", kMaxNameBytes, false);
   if (!format.ok()) return format.status();
-  if (!format->empty() && *format != kOnnxFormat)
+  if (!format->empty() && !IsModelFormat(*format))
     return Status::Invalid("the child's \"model_format\" is '" + PrintableLine(*format, 40) +
-                           "'; convparity writes \"" + kOnnxFormat + "\"");
+                           "'; convparity writes " + ModelFormatList());
   hello.model_format = *format;
   if (j.contains("capabilities")) {
     Result<Capabilities> caps = CapabilitiesFromJson(j["capabilities"], "the child's capabilities");
@@ -171,9 +172,10 @@ json RunRequestJson(uint64_t id, const ConvProblem& p, Direction d, const Spelli
 }
 
 json ModelRequestJson(uint64_t id, const ConvProblem& p, Direction d, const Spelling& spelling,
-                      size_t model_bytes, const Shape& input_shape, const Shape& output_shape) {
+                      const std::string& format, size_t model_bytes, const Shape& input_shape,
+                      const Shape& output_shape) {
   json request = RunRequestJson(id, p, d, spelling);
-  request["model"] = {{"format", kOnnxFormat}, {"size", model_bytes}};
+  request["model"] = {{"format", format}, {"size", model_bytes}};
   request["inputs"] = json::array({BufferJson({"input", input_shape})});
   request["result"] = BufferJson({"output", output_shape});
   return request;

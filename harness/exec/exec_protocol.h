@@ -20,7 +20,6 @@ inline constexpr int kExecProtocolVersion = 1;
 inline constexpr size_t kMaxHeaderBytes = 65536;  // a header line, with its '\n'
 inline constexpr size_t kMaxNameBytes = 128;      // a child's name and version
 inline constexpr size_t kMaxShownBytes = 200;     // of a reason or message
-inline constexpr char kOnnxFormat[] = "onnx";     // the model format convparity writes
 
 struct ChildHello {
   std::string name;
@@ -29,8 +28,9 @@ struct ChildHello {
   // What it declares it can run (optional), within the single convolutions of `directions` (any
   // graph form for a model reader).
   Capabilities capabilities;
-  // "onnx": a frontend, which convparity hands each case as a model (PROTOCOL.md, "Models"); ""
-  // computes from buffers.
+  // A model format convparity writes ("onnx", "tfjs-graph": harness/models/model_formats.h): a
+  // frontend, which convparity hands each case as a model (PROTOCOL.md, "Models"); "" computes
+  // from buffers.
   std::string model_format;
 
   bool Implements(Direction d) const;
@@ -59,11 +59,13 @@ ProtocolBuffer RequestResult(const ConvProblem& p, Direction d);
 // when it has one.
 nlohmann::json RunRequestJson(uint64_t id, const ConvProblem& p, Direction d,
                               const Spelling& spelling = {});
-// The header of a `run` request to a model reader: the model's input "x" (`input_shape`) follows
-// it, then the `model_bytes` of the model; the result is the model's output (`output_shape`).
+// The header of a `run` request to a model reader: the model's input (`input_shape`) follows it,
+// then the `model_bytes` of the model in `format`; the result is the model's output
+// (`output_shape`).
 nlohmann::json ModelRequestJson(uint64_t id, const ConvProblem& p, Direction d,
-                                const Spelling& spelling, size_t model_bytes,
-                                const Shape& input_shape, const Shape& output_shape);
+                                const Spelling& spelling, const std::string& format,
+                                size_t model_bytes, const Shape& input_shape,
+                                const Shape& output_shape);
 inline constexpr size_t kMaxModelBytes = size_t{256} << 20;
 
 struct ChildAnswer {

@@ -172,8 +172,10 @@ Status ExecSut::RunModel(const ConvProblem& p, Direction d, const Spelling& spel
   CP_RETURN_IF_ERROR(EnsureChild());
   const Clock::time_point deadline = After(options_.answer_seconds);
   const uint64_t id = next_id_++;
-  const std::string header =
-      ModelRequestJson(id, p, d, spelling, model.size(), input_shape, output_shape).dump() + "\n";
+  const std::string header = ModelRequestJson(id, p, d, spelling, hello_.model_format, model.size(),
+                                              input_shape, output_shape)
+                                 .dump() +
+                             "\n";
   Result<ChildAnswer> answer =
       Ask(id, header,
           {{input, static_cast<size_t>(NumElements(input_shape)) * sizeof(float)},

@@ -3,6 +3,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/tensor.h"
 #include "kernels/graph/pass_util.h"
 
 namespace convparity {
@@ -13,11 +14,32 @@ int FirstConvNode(const Graph& graph) {
   return -1;
 }
 
-Result<Graph> ModelGraph(const ConvProblem& p, const GraphForm& form, const Spelling& spelling,
-                         const ConvLayouts& layouts) {
+const char* ModelInputVar(Direction d) {
+  return d == Direction::kBackwardData ? kGradOutputVar : kInputVar;
+}
+
+Result<Graph> BindModelConstants(Graph graph, const std::string& input_var,
+                                 const CaseBuffers& buffers,
+                                 const std::function<bool(const Graph&, int)>& keep) {
+  for (Node& n : graph.nodes) {
+    if (n.op != OpKind::kVar || n.name == input_var) continue;
+    const float* values = buffers.Get(n.name);
+    if (values == nullptr) return Status::Internal("no buffer for the model's var %" + n.name);
+    n.op = OpKind::kConst;
+    n.value.shape = n.shape;
+    n.value.values.assign(values, values + NumElements(n.shape));
+  }
+  CP_RETURN_IF_ERROR(graph_pass::FoldConstantsExcept(graph, keep));
+  return graph;
+}
+
+Result<Graph> ModelGraph(const ConvProblem& p, const GraphForm& form, Direction d,
+                         const Spelling& spelling, const ConvLayouts& layouts) {
   using namespace graph_pass;  // NOLINT: the passes' builder and layout bookkeeping
   CP_RETURN_IF_ERROR(CheckSpelling(spelling, p));
-  Graph graph = form.build(p, spelling.depthwise == DepthwiseSpelling::kMultiplier);
+  // A backward direction differentiates the convolution without its bias.
+  const ConvProblem q = GraphProblem(p, d);
+  Graph graph = form.build(q, spelling.depthwise == DepthwiseSpelling::kMultiplier);
   CP_RETURN_IF_ERROR(InferShapes(graph));
   const int conv = FirstConvNode(graph);
   CP_RETURN_IF_ERROR(
@@ -47,6 +69,12 @@ Result<Graph> ModelGraph(const ConvProblem& p, const GraphForm& form, const Spel
         if (a.data_layout == DataLayout::kChannelsFirst) broadcast.resize(r + 1, 1);
         return b.Add(y, b.Reshape(in[2], broadcast));
       }));
+  if (d != Direction::kForward) {
+    Result<Graph> gradient = Gradient(graph, {DifferentiatedVar(d)});
+    if (!gradient.ok()) return gradient.status();
+    graph = std::move(gradient).value();
+    RemoveDeadNodes(graph);  // the forward convolution, which no gradient reads
+  }
   CP_RETURN_IF_ERROR(ConvertLayoutTo(graph, layouts));
   return graph;
 }

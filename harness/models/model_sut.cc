@@ -2,13 +2,16 @@
 
 #include "core/graph.h"
 #include "core/tensor.h"
-#include "harness/models/onnx_model.h"
+#include "harness/models/model_formats.h"
+#include "harness/models/model_graph.h"
 
 namespace convparity {
 
 GraphRun ModelSut::RunGraph(const ConvProblem& p, const GraphForm& form, Direction d,
                             const Spelling& spelling, const CaseBuffers& buffers) {
-  Result<std::string> model = OnnxModel(p, form, d, spelling, buffers);
+  const ModelFormat* format = FindModelFormat(format_);
+  if (format == nullptr) return Status::Internal("no writer of the model format " + format_);
+  Result<std::string> model = format->write(p, form, d, spelling, buffers);
   if (!model.ok()) return model.status();
   ModelRun run;
   run.problem = &p;
@@ -16,8 +19,11 @@ GraphRun ModelSut::RunGraph(const ConvProblem& p, const GraphForm& form, Directi
   run.spelling = &spelling;
   run.format = format_;
   run.model = std::move(model).value();
-  run.input = buffers.Get(kInputVar);
-  run.input_shape = MemoryShape(p.input_shape(), DataMemoryOrder(p));
+  // The model's input: one of the case's vars (x; backward-data's grad_output).
+  const std::string input = ModelInputVar(d);
+  for (const CaseVar& v : CaseVars(form, p, d))
+    if (v.name == input) run.input_shape = MemoryShape(v.shape, v.memory_order);
+  run.input = buffers.Get(input);
   run.output = buffers.result;
   run.output_shape = MemoryShape(ResultShape(p, d), ResultMemoryOrder(p, d));
   if (run.input == nullptr || run.output == nullptr)

@@ -1,6 +1,7 @@
 // A system under test that reads a model: a frontend. The harness writes the case's graph, in its
-// spelling, as a model of the stack's format (onnx_model.h) and the stack's side runs it — a
-// plugin's run_model (ABI 4) — on the case's input. It runs any graph form the format can write.
+// spelling, as a model of the stack's format (model_formats.h) and the stack's side runs it — a
+// plugin's run_model (ABI 4), a child's run — on the model's input. It runs any graph form and
+// direction the format can write.
 #pragma once
 
 #include <functional>
@@ -16,10 +17,10 @@ struct ModelRun {
   const ConvProblem* problem = nullptr;  // the case's convolution, for logs and declines
   Direction direction = Direction::kForward;
   const Spelling* spelling = nullptr;
-  std::string format;  // "onnx"
-  std::string model;   // the model file
-  const float* input = nullptr;
-  Shape input_shape;  // as the model declares its input %x: the problem's data layout
+  std::string format;            // "onnx", "tfjs-graph" (model_formats.h)
+  std::string model;             // the model file
+  const float* input = nullptr;  // the model's one input (model_graph.h ModelInputVar)
+  Shape input_shape;             // as the model declares it: the problem's memory layout
   float* output = nullptr;
   Shape output_shape;  // as the model declares its result "y"
   // What the stack says it computed; empty: it did not say (taken to be output_shape).
@@ -43,7 +44,8 @@ class ModelSut : public Sut {
         notes_(std::move(notes)) {}
 
   std::string name() const override { return name_; }
-  // Unsupported for what the format cannot write (a backward direction in ONNX, bias=fused); the
+  // Unsupported for what the format cannot write (a backward direction in ONNX, SAME_LOWER in
+  // TensorFlow); the
   // verdict shape_mismatch when the stack computes another shape than the model declares.
   GraphRun RunGraph(const ConvProblem& p, const GraphForm& form, Direction d,
                     const Spelling& spelling, const CaseBuffers& buffers) override;

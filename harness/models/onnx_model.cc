@@ -18,30 +18,6 @@ namespace {
 // 2⁻¹⁰: variance 1 − ε and ε add up to 1 exactly in float32 (core/spelling.h NormSpelling).
 constexpr float kNormEpsilon = 1.0f / 1024;
 
-// The graph with every var but %x a constant holding the case's values, and the constant
-// subgraphs the spelling does not keep folded: the weight's transposes (weight=constant) and the
-// bias's reshape. A depthwise weight's multiplier shape and its reshape stay
-// (depthwise=multiplier).
-Result<Graph> BindConstants(Graph graph, const Spelling& spelling, const CaseBuffers& buffers) {
-  for (Node& n : graph.nodes) {
-    if (n.op != OpKind::kVar || n.name == kInputVar) continue;
-    const float* values = buffers.Get(n.name);
-    if (values == nullptr) return Status::Internal("no buffer for the model's var %" + n.name);
-    n.op = OpKind::kConst;
-    n.value.shape = n.shape;
-    n.value.values.assign(values, values + NumElements(n.shape));
-  }
-  const bool keep_transposes = spelling.weight == WeightSpelling::kTransposed;
-  const bool keep_reshapes = spelling.depthwise == DepthwiseSpelling::kMultiplier;
-  CP_RETURN_IF_ERROR(graph_pass::FoldConstantsExcept(graph, [&](const Graph& g, int i) {
-    const Node& n = g.node(i);
-    if (n.op == OpKind::kLayoutTransform || n.op == OpKind::kTranspose) return keep_transposes;
-    // The multiplier weight's reshape, not the bias's (rank 1).
-    return n.op == OpKind::kReshape && keep_reshapes && g.node(n.inputs[0]).shape.size() > 1;
-  }));
-  return graph;
-}
-
 class OnnxWriter {
  public:
   OnnxWriter(const Graph& graph, const Spelling& spelling)
@@ -270,10 +246,20 @@ Result<std::string> OnnxModel(const ConvProblem& p, const GraphForm& form, Direc
     return Status::Unsupported("an ONNX model computes the forward direction only");
   if (spelling.bias == BiasSpelling::kFused)
     return Status::Unsupported("ONNX has no convolution fused with its bias add (bias=fused)");
-  Result<Graph> graph = ModelGraph(
-      p, form, spelling, {DataLayout::kChannelsFirst, WeightLayout::kOI, WeightLayout::kIO});
+  Result<Graph> graph =
+      ModelGraph(p, form, direction, spelling,
+                 {DataLayout::kChannelsFirst, WeightLayout::kOI, WeightLayout::kIO});
   if (!graph.ok()) return graph.status();
-  Result<Graph> bound = BindConstants(std::move(*graph), spelling, buffers);
+  // The weight's transposes stay nodes only for weight=transposed; a multiplier weight's reshape
+  // (not the bias's, rank 1) stays for depthwise=multiplier.
+  const bool keep_transposes = spelling.weight == WeightSpelling::kTransposed;
+  const bool keep_reshapes = spelling.depthwise == DepthwiseSpelling::kMultiplier;
+  Result<Graph> bound =
+      BindModelConstants(std::move(*graph), kInputVar, buffers, [&](const Graph& g, int i) {
+        const Node& n = g.node(i);
+        if (n.op == OpKind::kLayoutTransform || n.op == OpKind::kTranspose) return keep_transposes;
+        return n.op == OpKind::kReshape && keep_reshapes && g.node(n.inputs[0]).shape.size() > 1;
+      });
   if (!bound.ok()) return bound.status();
   return OnnxWriter(*bound, spelling).Write();
 }

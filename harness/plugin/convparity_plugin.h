@@ -184,14 +184,15 @@ typedef struct convparity_run_notes {
  * struct_size; a plugin reads and writes only fields that end within struct_size. */
 typedef struct convparity_model {
   uint32_t struct_size; /* sizeof(convparity_model) of the convparity that calls */
-  const char* format;   /* the plugin's model_format, e.g. "onnx" */
+  const char* format;   /* the plugin's model_format: "onnx" or "tfjs-graph" */
   const void* bytes;    /* the model file, `size` bytes: the weights are constants in it */
   uint64_t size;
   /* How the model writes the convolution, as docs/INTERFACES.md "Spellings" names it, e.g.
    * "pads=same_upper,bias=add"; "" for the plain spelling. The model says it already: for logs. */
   const char* spelling;
-  /* The model's one input and its result, dense float32 in the shapes the model declares (the
-   * case's data layout: (N, C, spatial...) or (N, spatial..., C)). */
+  /* The model's one input ("x"; backward-data "grad_output") and its result "y", dense float32 in
+   * the shapes the model declares (the case's layouts: (N, C, spatial...) or (N, spatial..., C)).
+   */
   const char* input_name;
   int32_t input_rank;
   int64_t input_shape[CONVPARITY_MAX_MODEL_RANK];
@@ -263,8 +264,9 @@ typedef struct convparity_plugin {
   /* ---- ABI version 4 appends the fields below; a version-3 table ends above. ---- */
 
   /* Optional (NULL: the plugin computes from buffers, as above). A model format convparity writes
-   * ("onnx"): convparity then hands every case of a listed direction to run_model as a model, of
-   * any graph form it can write, and never calls the direction functions, which may be NULL. */
+   * ("onnx", "tfjs-graph": harness/exec/PROTOCOL.md "Models" says what each is): convparity then
+   * hands every case of a listed direction to run_model as a model, of any graph form it can
+   * write, and never calls the direction functions, which may be NULL. */
   const char* model_format;
   convparity_run_model_fn run_model;
 } convparity_plugin;

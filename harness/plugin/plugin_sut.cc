@@ -11,8 +11,10 @@
 #include <utility>
 #include <vector>
 
+#include "core/case_graphs.h"
 #include "core/strict_json.h"
 #include "core/tensor.h"
+#include "harness/models/model_formats.h"
 
 namespace convparity {
 namespace {
@@ -62,7 +64,6 @@ constexpr bool kAddressSanitizer = false;
 #endif
 
 constexpr int32_t kOldestAbiVersion = 1;
-constexpr char kOnnxModelFormat[] = "onnx";  // the formats convparity writes (harness/models/)
 constexpr size_t kMaxNameBytes = 128;
 constexpr size_t kMaxMessageBytes = 200;
 constexpr size_t kMaxImplementationBytes = 128;
@@ -192,9 +193,9 @@ Status CheckTable(const convparity_plugin* t) {
   // A model reader (ABI 4) runs every direction through run_model.
   const bool reads_models = ReadsModels(t);
   if (t->abi_version >= 4 && t->model_format != nullptr) {
-    if (std::strcmp(t->model_format, kOnnxModelFormat) != 0)
+    if (!IsModelFormat(t->model_format))
       return Status::Invalid("model_format is \"" + OneLine(t->model_format, 32) +
-                             "\"; convparity writes \"" + kOnnxModelFormat + "\"");
+                             "\"; convparity writes " + ModelFormatList());
     if (t->run_model == nullptr)
       return Status::Invalid("model_format is set but run_model is NULL");
   }
@@ -377,7 +378,7 @@ Status PluginSut::RunModel(const ConvProblem& p, Direction d, const std::string&
   m.bytes = model.data();
   m.size = model.size();
   m.spelling = spelling.c_str();
-  m.input_name = "x";
+  m.input_name = d == Direction::kBackwardData ? kGradOutputVar : kInputVar;  // ModelInputVar
   m.input_rank = static_cast<int32_t>(input_shape.size());
   std::copy(input_shape.begin(), input_shape.end(), m.input_shape);
   m.input = input;

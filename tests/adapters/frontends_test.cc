@@ -1,7 +1,8 @@
-// The frontends (SUTs that read the ONNX models convparity writes): every ONNX spelling of a few
-// convolutions and chains that each reads right agrees exactly with the oracle, what ONNX cannot
-// write or the stack refuses is skipped with the reason, and what OpenCV 4.6 reads wrong
-// is failed or a shape mismatch. Skipped where the adapter is not built or installed here.
+// The frontends (SUTs that read the models convparity writes): every spelling of a few
+// convolutions and chains that each reads right agrees exactly with the oracle, what the format
+// cannot write or the stack refuses is skipped with the reason, and what OpenCV 4.6 and
+// TensorFlow.js 4.22 read wrong is failed or a shape mismatch. Skipped where the adapter is not
+// built or installed here.
 #include <gtest/gtest.h>
 
 #include <iterator>
@@ -82,19 +83,38 @@ const SpelledCase kAgrees[] = {
     {"fwd:2d_ic2_oc4_i6x6_k3x3_p1_b", "pads=pad_op,bias=add", Verdict::kPassed, "", "chain"},
 };
 
-template <size_t N>
-void ExpectAgreement(const std::string& name, const SpelledCase (&more)[N]) {
+// Every case agrees exactly with the oracle, in exact and random fill.
+void ExpectAgreementOn(const std::string& name, const std::vector<SpelledCase>& cases) {
   std::unique_ptr<Sut> sut = MakeOrNull(name);
   if (!sut) GTEST_SKIP() << name << " is not built here";
-  std::vector<SpelledCase> all(std::begin(kAgrees), std::end(kAgrees));
-  all.insert(all.end(), std::begin(more), std::end(more));
-  for (const SpelledCase& s : all)
+  for (const SpelledCase& s : cases)
     for (Fill fill : {Fill::kExact, Fill::kUniform}) {
       const CaseOutcome out = Check(*sut, s, fill);
       EXPECT_EQ(out.verdict, s.verdict)
           << name << ": " << s.descriptor << " spelled " << s.spelling << " as a " << s.form << ", "
           << FillName(fill) << ": " << out.reason;
     }
+}
+
+// Each case's verdict, and the reason a skip gives.
+template <size_t N>
+void ExpectVerdicts(const std::string& name, const SpelledCase (&cases)[N]) {
+  std::unique_ptr<Sut> sut = MakeOrNull(name);
+  if (!sut) GTEST_SKIP() << name << " is not built here";
+  for (const SpelledCase& s : cases) {
+    const CaseOutcome out = Check(*sut, s, Fill::kExact);
+    EXPECT_EQ(out.verdict, s.verdict)
+        << s.descriptor << " spelled " << s.spelling << ": " << out.reason;
+    EXPECT_NE(out.reason.find(s.reason), std::string::npos) << out.reason;
+  }
+}
+
+// The ONNX cases every ONNX frontend reads right, and `more`.
+template <size_t N>
+void ExpectAgreement(const std::string& name, const SpelledCase (&more)[N]) {
+  std::vector<SpelledCase> all(std::begin(kAgrees), std::end(kAgrees));
+  all.insert(all.end(), std::begin(more), std::end(more));
+  ExpectAgreementOn(name, all);
 }
 
 // What OpenCV 4.6 reads wrong and ONNX Runtime right.
@@ -131,14 +151,56 @@ const SpelledCase kOthers[] = {
 };
 
 TEST(OpenCvDnn, SkipsWhatItCannotReadWithAReasonAndFailsWhatItReadsWrong) {
-  std::unique_ptr<Sut> sut = MakeOrNull("opencv-dnn");
-  if (!sut) GTEST_SKIP() << "opencv-dnn is not built here";
-  for (const SpelledCase& s : kOthers) {
-    const CaseOutcome out = Check(*sut, s, Fill::kExact);
-    EXPECT_EQ(out.verdict, s.verdict)
-        << s.descriptor << " spelled " << s.spelling << ": " << out.reason;
-    EXPECT_NE(out.reason.find(s.reason), std::string::npos) << out.reason;
-  }
+  ExpectVerdicts("opencv-dnn", kOthers);
+}
+
+// TensorFlow graphs: channels-last problems (TensorFlow's own layouts), every spelling TensorFlow
+// writes, the directions tfjs-converter maps.
+constexpr const char* kNhwc = "fwd:2d_mb2_ic3_oc4_i7x6_k3x3_s2x1_p1_nhwc_hwio_b";
+constexpr const char* kNhwcDepthwise = "fwd:2d_g3_ic3_oc6_i6x6_k3x3_p1_nhwc_b";
+const SpelledCase kTfjsAgrees[] = {
+    {kNhwc, "", Verdict::kPassed},
+    {kNhwc, "pads=pad_op", Verdict::kPassed},
+    {kNhwc, "bias=add", Verdict::kPassed},
+    {kNhwc, "bias=fused", Verdict::kPassed},
+    {kNhwc, "norm=identity_batch_norm", Verdict::kPassed},
+    {kNhwc, "weight=transposed,bias=fused", Verdict::kPassed},
+    {kNhwcDepthwise, "depthwise=multiplier", Verdict::kPassed},
+    {kNhwcDepthwise, "depthwise=multiplier,bias=fused", Verdict::kPassed},
+    {"fwd:2d_ic2_oc3_i5x5_k3x3_p1_nhwc_b", "pads=same_upper", Verdict::kPassed},
+    // An odd total padding, the extra at the end: TensorFlow's SAME.
+    {"fwd:2d_ic1_oc2_i4x5_k2x2_pe1x1_nhwc_b", "pads=same_upper", Verdict::kPassed},
+    {"fwd:2d_ic2_oc3_i5x5_k3x3_s2_nhwc", "pads=valid", Verdict::kPassed},
+    // Channels-first data through Transposes around TensorFlow's NHWC op.
+    {"fwd:2d_ic2_oc3_i5x6_k3x3_s2x1_p1_b", "data_format=transposes", Verdict::kPassed},
+    {"fwd:1d_ic2_oc3_i7_k3_pe1_nwc_b", "", Verdict::kPassed},
+    {"fwd:3d_ic2_oc2_i4x4x4_k2x2x2_ndhwc_b", "", Verdict::kPassed},
+    {"fwd:t2d_ic2_oc3_i4x5_k3x3_s2_p1_op1_nhwc", "", Verdict::kPassed},
+    {"bwd_data:2d_ic2_oc3_i5x5_k3x3_s2_p1_nhwc", "", Verdict::kPassed},
+    {"fwd:2d_ic2_oc4_i6x6_k3x3_p1_nhwc_b", "pads=pad_op,bias=add", Verdict::kPassed, "", "chain"},
+};
+
+TEST(TfjsGraph, CpuAgreesExactlyOnTheSpellingsItReadsRight) {
+  ExpectAgreementOn("tfjs-graph-cpu", {std::begin(kTfjsAgrees), std::end(kTfjsAgrees)});
+}
+TEST(TfjsGraph, WasmAgreesExactlyOnTheSpellingsItReadsRight) {
+  ExpectAgreementOn("tfjs-graph-wasm", {std::begin(kTfjsAgrees), std::end(kTfjsAgrees)});
+}
+
+const SpelledCase kTfjsOthers[] = {
+    // What TensorFlow cannot write.
+    {"fwd:2d_ic2_oc2_i4x4_k2x2_pb1x1_nhwc", "pads=same_lower", Verdict::kSkipped, "SAME_LOWER"},
+    // What tfjs-converter refuses, in its words: ops it does not map, groups.
+    {"bwd_weight:2d_ic2_oc3_i5x5_k3x3_nhwc", "", Verdict::kSkipped, "Conv2DBackpropFilter"},
+    {"fwd:2d_g2_ic4_oc4_i5x5_k3x3_nhwc", "", Verdict::kSkipped, "depth of input"},
+    // What it reads wrong: Conv2D's strides read at NHWC's positions whatever the data_format
+    // (a result of another shape), and Conv2DBackpropInput's dilations ignored.
+    {"fwd:2d_ic1_oc1_i1x3_k1x1_s1x2", "", Verdict::kShapeMismatch},
+    {"fwd:t2d_ic1_oc1_i3x3_k2x2_d2x2_nhwc", "", Verdict::kFailed},
+};
+
+TEST(TfjsGraph, SkipsWhatItCannotReadWithAReasonAndFailsWhatItReadsWrong) {
+  ExpectVerdicts("tfjs-graph-cpu", kTfjsOthers);
 }
 
 TEST(OpenCvDnn, RunsAsAPluginByPathToo) {

@@ -179,7 +179,7 @@ RC_GTEST_PROP(OnnxModel, EverySpellingComputesThePlainCaseAndPassesTheChecker, (
          {ConvLayouts{DataLayout::kChannelsFirst, WeightLayout::kOI, WeightLayout::kIO},
           ConvLayouts{DataLayout::kChannelsLast, WeightLayout::kSpatialIO,
                       WeightLayout::kSpatialIO}}) {
-      Result<Graph> g = ModelGraph(p, form, s, layouts);
+      Result<Graph> g = ModelGraph(p, form, Direction::kForward, s, layouts);
       RC_ASSERT(g.ok());
       RC_ASSERT(Evaluate(*g, f) == plain);
     }

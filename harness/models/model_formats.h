@@ -1,0 +1,47 @@
+// The model formats convparity writes a case as, by the name a frontend's adapter gives (plugin ABI
+// 4's model_format, the process protocol's hello): each with its writer and the files a model is
+// handed over as (`convparity model`).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/case_graphs.h"
+#include "core/conv_problem.h"
+#include "core/spelling.h"
+#include "core/status.h"
+#include "core/sut.h"
+
+namespace convparity {
+
+// The formats' names, for the layers below the writers (the plugin loader, the protocol's client),
+// which check what an adapter names without linking the writers.
+inline constexpr const char* kModelFormatNames[] = {"onnx", "tfjs-graph"};
+inline bool IsModelFormat(const std::string& name) {
+  for (const char* f : kModelFormatNames)
+    if (name == f) return true;
+  return false;
+}
+inline std::string ModelFormatList() {  // "onnx or tfjs-graph"
+  std::string list;
+  for (const char* f : kModelFormatNames) list += (list.empty() ? "" : " or ") + std::string(f);
+  return list;
+}
+
+using ModelFiles = std::vector<std::pair<std::string, std::string>>;  // file name, bytes
+
+struct ModelFormat {
+  const char* name;
+  // The model of a case (kUnsupported for what the format cannot write).
+  Result<std::string> (*write)(const ConvProblem& p, const GraphForm& form, Direction d,
+                               const Spelling& spelling, const CaseBuffers& buffers);
+  // The files `model` is, as the format's own tools read them.
+  Result<ModelFiles> (*files)(const std::string& model);
+};
+
+// In kModelFormatNames' order.
+const std::vector<ModelFormat>& ModelFormats();
+const ModelFormat* FindModelFormat(const std::string& name);
+
+}  // namespace convparity
