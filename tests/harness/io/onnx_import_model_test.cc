@@ -88,6 +88,36 @@ RC_GTEST_PROP(OnnxImport, AModelOfConvparitysWriterImportsBackAsItsProblemAndSpe
   RC_TAG(SpellingText(spelling).empty() ? "plain" : SpellingText(spelling));
 }
 
+// Each attribute where ONNX puts it: pads are all beginnings, then all ends; a Conv's weight holds
+// the input channels of one group, a ConvTranspose's the output channels of one group.
+TEST(OnnxImport, ReadsEachAttributeWhereOnnxPutsIt) {
+  OneNode grouped = OneNode::Of({"1", "4", "5"}, {6, 2, 3});
+  grouped.group = 2;
+  OneNode transposed = OneNode::Of({"1", "4", "5"}, {4, 3, 3});
+  transposed.op = "ConvTranspose";
+  transposed.group = 2;
+  transposed.bias = true;
+  OneNode valid = OneNode::Of({"2", "3", "4", "5", "6"}, {2, 3, 2, 2, 2});
+  valid.auto_pad = "VALID";
+  const std::pair<OneNode, const char*> nodes[] = {
+      {OneNode::Of({"1", "2", "9", "8"}, {4, 2, 3, 3}).With("pads", {0, 1, 2, 0}),
+       "fwd:2d_ic2_oc4_i9x8_k3x3_pb0x1_pe2x0"},
+      {OneNode::Of({"1", "2", "9", "8"}, {4, 2, 3, 2})
+           .With("strides", {2, 3})
+           .With("dilations", {1, 2}),
+       "fwd:2d_ic2_oc4_i9x8_k3x2_s2x3_d1x2"},
+      {grouped, "fwd:1d_g2_ic4_oc6_i5_k3"},
+      {transposed, "fwd:t1d_g2_ic4_oc6_i5_k3_b"},
+      {valid, "fwd:3d_mb2_ic3_oc2_i4x5x6_k2x2x2"},
+  };
+  for (const auto& [node, descriptor] : nodes) {
+    SCOPED_TRACE(descriptor);
+    const OnnxImport r = Import(node.Bytes());
+    ASSERT_EQ(r.problems.size(), 1u);
+    EXPECT_EQ(CaseDescriptor(r.problems[0].problem, Direction::kForward), descriptor);
+  }
+}
+
 TEST(OnnxImport, CountsEachReasonToSkipWithItsFirstNode) {
   OneNode half = OneNode::Of({"1", "2", "5", "5"}, {2, 2, 3, 3});
   half.elem_type = onnx::TensorProto::FLOAT16;
