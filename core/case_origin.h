@@ -1,7 +1,7 @@
-// Where a case came from, when it was imported from another tool's problem list (today: benchdnn's
-// batch files), so that a finding names the problem the way its owners know it: "ds2-swap from
-// harness_conv_regression_general:22". Optional in a case file (docs/INTERFACES.md,
-// convparity.case/1).
+// Where a case came from, when it was imported from another tool's problem list (benchdnn's batch
+// files, ONNX models), so that a finding names the problem the way its owners know it: "ds2-swap
+// from harness_conv_regression_general:22", "node 12 of resnet18.onnx". Optional in a case file
+// (docs/INTERFACES.md, convparity.case/1).
 #pragma once
 
 #include <cstdint>
@@ -14,11 +14,14 @@
 namespace convparity {
 
 struct CaseOrigin {
-  std::string format;  // "benchdnn"; empty: the case has no origin
+  std::string format;  // "benchdnn", "onnx"; empty: the case has no origin
   std::string file;    // the file holding the problem
-  int64_t line = 0;    // 1-based
-  std::string name;    // the problem's own name there (benchdnn's n"…"), may be empty
-  std::string repro;   // the tool's arguments that run it (benchdnn: "--conv --dir=BWD_D …")
+  int64_t line = 0;    // 1-based (ONNX: the node's position among the graph's nodes)
+  std::string name;    // the problem's own name there (benchdnn's n"…", the node's), may be empty
+  // The tool's arguments that run it (benchdnn: "--conv --dir=BWD_D …"); ONNX: the node as
+  // written, its operands' shapes and attributes ("Conv [1,3,5,5] [2,3,3,3] pads=[1,1,1,1] ->
+  // [1,2,5,5]").
+  std::string repro;
   std::vector<std::string> via;  // "file:line" of the includes that led to `file`, outermost first
 
   bool empty() const { return format.empty(); }

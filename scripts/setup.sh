@@ -4,8 +4,9 @@
 # The adapters' libraries (adapters/): XNNPACK with pthreadpool (its header includes pthreadpool.h),
 # Arm NN with its CpuRef backend (a separate package: the backend Arm NN runs on x86-64), oneDNN.
 # The python3 packages serve the tests (schema validation, the reports' PyTorch snippets), the
-# benchmark against a Hypothesis property and the exec: reference SUT (numpy); they use Debian's
-# /usr/bin/python3.
+# benchmark against a Hypothesis property and the exec: reference SUT (numpy), and torchvision a
+# real network for the ONNX import's test; they use Debian's /usr/bin/python3. libonnx-testdata:
+# ONNX's own test models, which the ONNX import's tests import.
 # libopenblas0-serial: ATen's float64 convolution (the oracle) reaches GEMM through the system BLAS,
 # which is netlib's reference one unless OpenBLAS is installed (README, "Speed"). The serial build
 # keeps the oracle on one thread, like ATen's own (aten_conv.h UseOneThread).
@@ -20,8 +21,8 @@ packages=(
   clang-14 libclang-rt-14-dev clang-format
   libxnnpack-dev libpthreadpool-dev libarmnn-dev libarmnn-cpuref-backend22 libdnnl-dev
   libopenblas0-serial
-  libonnx-dev libprotobuf-dev libopencv-dnn-dev
-  python3-jsonschema python3-torch python3-hypothesis python3-numpy
+  libonnx-dev libprotobuf-dev libopencv-dnn-dev libonnx-testdata
+  python3-jsonschema python3-torch python3-hypothesis python3-numpy python3-torchvision
   slurm-wlm munge chromium
 )
 # The JavaScript adapters run on Node.js: Debian's, unless a node is installed already.

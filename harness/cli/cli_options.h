@@ -31,10 +31,13 @@ enum Command : uint32_t {
   kCompare = 1u << 9,
   kReport = 1u << 10,
   kWorker = 1u << 11,  // internal: runs cases for a parent process
-  kModel = 1u << 12,
+  kImportOnnx = 1u << 12,
+  kModel = 1u << 13,
   // The commands that run cases on SUTs, and those that make SUTs by name.
   kRunsCases = kFuzz | kRepro | kCheck | kShrink | kCompare | kReport,
   kNamesSuts = kRunsCases | kList | kImportFuzzInput | kExportFuzzSeeds,
+  // The imports of other tools' problems: the same scaling, limits, cases and summary.
+  kImports = kImportBenchdnn | kImportOnnx,
 };
 
 // Every flag's value, one field per line of flags.def (with its default there).

@@ -46,5 +46,8 @@ int RunExportFuzzSeeds(const std::vector<std::string>& paths, const Flags& flags
 // skipped, counted in the summary.
 int RunImportBenchdnn(const std::vector<std::string>& files, const Flags& flags,
                       const Limits& limits);
+// ONNX models' Conv and ConvTranspose nodes into case files (harness/io/onnx_import.h), with the
+// flags and the summary of import-benchdnn.
+int RunImportOnnx(const std::vector<std::string>& files, const Flags& flags, const Limits& limits);
 
 }  // namespace convparity

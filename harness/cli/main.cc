@@ -110,6 +110,10 @@ int Main(int argc, char** argv) {
   CLI::App* import =
       command("import-benchdnn", kImportBenchdnn, "benchdnn problem lists into case files");
   import->add_option("files", inputs, "benchdnn conv/ or deconv/ batch files")->required();
+  CLI::App* import_onnx =
+      command("import-onnx", kImportOnnx,
+              "the Conv and ConvTranspose nodes of ONNX models into case files");
+  import_onnx->add_option("models", inputs, "ONNX model files (.onnx)")->required();
   CLI::App* import_fuzz =
       command("import-fuzz-input", kImportFuzzInput,
               "libFuzzer inputs (crash-* files, corpus entries) into case files");
@@ -203,6 +207,7 @@ int Main(int argc, char** argv) {
   if (check->parsed()) return RunCheck(inputs, flags, context);
   if (shrink->parsed()) return RunShrink(case_path, flags, context);
   if (import->parsed()) return RunImportBenchdnn(inputs, flags, context.limits);
+  if (import_onnx->parsed()) return RunImportOnnx(inputs, flags, context.limits);
   if (merge->parsed()) return RunMerge(inputs, flags);
   if (compare->parsed()) return RunCompare(before, after, flags, context);
   if (report->parsed()) return RunReport(report_folder, flags, context);

@@ -1,6 +1,5 @@
 #include "harness/io/benchdnn_import.h"
 
-#include <cctype>
 #include <set>
 #include <utility>
 
@@ -19,19 +18,6 @@ std::string PlaceText(const BatchPlace& place) {
   if (place.via.empty()) return s;
   // Innermost first: "shapes_basic:13 via test_conv_ci:19 via test_conv_all:4".
   for (size_t i = place.via.size(); i-- > 0;) s += " via " + place.via[i];
-  return s;
-}
-
-// A reason with its numbers as N: one kind of reason is one line of the tally.
-std::string Generic(const std::string& reason) {
-  std::string s;
-  for (size_t i = 0; i < reason.size(); ++i) {
-    if (!std::isdigit(static_cast<unsigned char>(reason[i]))) {
-      s += reason[i];
-    } else if (s.empty() || s.back() != 'N') {
-      s += 'N';
-    }
-  }
   return s;
 }
 
@@ -86,7 +72,7 @@ class Importer : public BatchVisitor {
       return Status::Ok();
     }
     if (const std::string why = DeduceBenchdnnDesc(desc, deconv_); !why.empty()) {
-      Skip("descriptor: " + Generic(why), place, runs, [&] { return Said(token, why); });
+      Skip("descriptor: " + NumbersAsN(why), place, runs, [&] { return Said(token, why); });
       return Status::Ok();
     }
     settings_.ForEachRun([&](const BenchdnnRun& run) { Run(run, desc, token, place); });
@@ -164,7 +150,7 @@ class Importer : public BatchVisitor {
     if (run.mb > 0) sized.mb = run.mb;
     const BenchdnnConversion converted = ProblemFromBenchdnnDesc(sized, deconv_);
     if (!converted.problem) {
-      Skip("expressible: " + Generic(converted.reason), place, 1,
+      Skip("expressible: " + NumbersAsN(converted.reason), place, 1,
            [&] { return Said(token, converted.reason); });
       return;
     }
@@ -172,7 +158,7 @@ class Importer : public BatchVisitor {
     if (!layouts.reason.empty()) {
       // Tags are names (aBx16b); strides are numbers, one reason whatever they are.
       const bool strides = layouts.reason.find("strides") != std::string::npos;
-      Skip("layout: " + (strides ? Generic(layouts.reason) : layouts.reason), place, 1,
+      Skip("layout: " + (strides ? NumbersAsN(layouts.reason) : layouts.reason), place, 1,
            [&] { return layouts.reason; });
       return;
     }
@@ -235,25 +221,6 @@ class Importer : public BatchVisitor {
 std::string BenchdnnProblem::Repro() const {
   return std::string(problem.transposed ? "--deconv " : "--conv ") + options +
          (options.empty() ? "" : " ") + descriptor;
-}
-
-int64_t ImportTally::SkippedTotal() const {
-  int64_t n = 0;
-  for (const auto& [reason, entry] : skipped) n += entry.count;
-  return n;
-}
-
-void ImportTally::Merge(const ImportTally& other) {
-  read += other.read;
-  imported += other.imported;
-  for (auto [mine, theirs] :
-       {std::make_pair(&skipped, &other.skipped), std::make_pair(&ignored, &other.ignored)}) {
-    for (const auto& [key, entry] : *theirs) {
-      TallyEntry& e = (*mine)[key];
-      if (e.count == 0) e = {0, entry.where, entry.what};
-      e.count += entry.count;
-    }
-  }
 }
 
 Result<BenchdnnImport> ParseBenchdnnText(const std::string& text, const std::string& source,

@@ -27,7 +27,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,6 +36,7 @@
 #include "core/status.h"
 #include "harness/io/benchdnn_batch.h"
 #include "harness/io/benchdnn_scale.h"
+#include "harness/io/import_tally.h"
 
 namespace convparity {
 
@@ -69,25 +69,6 @@ struct ImportOptions {
   size_t max_problems = 500000;
 };
 
-// How often a reason came up, and its first occurrence.
-struct TallyEntry {
-  int64_t count = 0;
-  std::string where;  // "file:line", then " via file:line" for each include, innermost first
-  std::string what;   // what was there (the token, the option's value), or why it is ignored
-};
-
-struct ImportTally {
-  int64_t read = 0;      // problems read: descriptors × their option combinations
-  int64_t imported = 0;  // runs imported (a run may give two layouts or two directions)
-  // "category: detail" → count; categories as listed at the top of this file.
-  std::map<std::string, TallyEntry> skipped;
-  // "--option" → count; `what` says why it does not change the convolution.
-  std::map<std::string, TallyEntry> ignored;
-
-  int64_t SkippedTotal() const;
-  void Merge(const ImportTally& other);
-};
-
 struct BenchdnnImport {
   std::vector<BenchdnnProblem> problems;
   ImportTally tally;
@@ -102,11 +83,6 @@ Result<BenchdnnImport> ImportBenchdnnFile(const std::string& path,
 
 // True when a directory component of `path` is named `deconv` (benchdnn's inputs/deconv/).
 bool IsBenchdnnDeconvPath(const std::string& path);
-
-struct WrittenCases {
-  int64_t written = 0;   // one per (problem, direction, fill)
-  int64_t distinct = 0;  // files: equal cases share one (content-hash names)
-};
 
 // Writes one case file per (problem, direction, fill) into out_dir (WriteCaseFile: atomic,
 // content-hash names), with the given SUT and seed, note = "<name> (<source>:<line>)", the
