@@ -6,7 +6,9 @@
 // OpenCV refuses what its importer or layers do not support by throwing cv::Exception (a failed
 // assertion, an unknown attribute): that is a decline, reported with OpenCV's own reason (its
 // message's last line, without the source path). A crash stays a crash.
+#include <cstddef>
 #include <cstring>
+#include <exception>
 #include <opencv2/core.hpp>
 #include <opencv2/core/utils/logger.hpp>
 #include <opencv2/core/version.hpp>
@@ -36,6 +38,9 @@ std::string Reason(const cv::Exception& e) {
 }
 
 int RunModel(const convparity_problem*, convparity_model* m) {
+  // The fields it writes end within what the calling convparity gave.
+  if (m->struct_size < offsetof(convparity_model, result_shape) + sizeof m->result_shape)
+    return Fail("convparity_model is older than this adapter");
   if (std::strcmp(m->format, "onnx") != 0) return Decline("reads ONNX models only");
   // Its importer logs each refusal on stderr besides throwing it: the reason reaches the report.
   static const bool quiet =
@@ -52,9 +57,9 @@ int RunModel(const convparity_problem*, convparity_model* m) {
     cv::Mat out = net.forward(m->output_name);
     if (out.type() != CV_32F) return Fail("OpenCV's result is not float32");
     // What OpenCV computed, for the harness to compare with the model's declared output.
+    if (out.dims > CONVPARITY_MAX_MODEL_RANK) return Fail("OpenCV's result has too many axes");
     m->result_rank = out.dims;
-    for (int i = 0; i < out.dims && i < CONVPARITY_MAX_MODEL_RANK; ++i)
-      m->result_shape[i] = out.size[i];
+    for (int i = 0; i < out.dims; ++i) m->result_shape[i] = out.size[i];
     if (!out.isContinuous()) out = out.clone();
     size_t expected = 1;
     for (int i = 0; i < m->output_rank; ++i) expected *= static_cast<size_t>(m->output_shape[i]);
@@ -62,6 +67,8 @@ int RunModel(const convparity_problem*, convparity_model* m) {
     return CONVPARITY_OK;
   } catch (const cv::Exception& e) {
     return Decline(Reason(e));
+  } catch (const std::exception& e) {  // not a refusal: a failure (std::bad_alloc, …)
+    return Fail(std::string("OpenCV threw ") + e.what());
   }
 }
 

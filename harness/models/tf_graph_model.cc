@@ -1,5 +1,6 @@
 #include "harness/models/tf_graph_model.h"
 
+#include <algorithm>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <numeric>
@@ -67,15 +68,30 @@ json ShapeJson(const Shape& shape) {
 }
 
 // The ordinary convolution TensorFlow's padding attribute is about: a conv's own; for a transposed
-// one (Conv2DBackpropInput) the convolution it is the gradient of; for a weight gradient its
-// relation, which ConvProblemOf gives.
-ConvProblem Relation(const ConvProblem& q) {
+// one (Conv2DBackpropInput) the convolution it is the gradient of, over the transposed one's
+// output; for a weight gradient its relation, which ConvProblemOf gives. A transposed
+// convolution's end padding only says how large its output is, which input_sizes says here: where
+// its own does not give the transposed one's input as the relation's output (an output_padding that
+// reaches a stride, with a larger dilation), the least that does. kUnsupported when that is
+// negative: TensorFlow's paddings never are.
+Result<ConvProblem> Relation(const ConvProblem& q) {
   if (!q.transposed) return q;
   ConvProblem r = q;
   r.transposed = false;
   r.input = q.output();
   std::swap(r.in_channels, r.out_channels);
   r.output_padding = Dims{0, 0, 0};
+  for (int d = 0; d < q.rank; ++d) {
+    // (input + pad_begin + pad_end − reach) / stride + 1 = q.input, rounded down.
+    const int64_t reach = q.dilation[d] * (q.kernel[d] - 1) + 1;
+    const int64_t least = (q.input[d] - 1) * q.stride[d] - r.input[d] - q.pad_begin[d] + reach;
+    if (least + q.stride[d] - 1 < 0)
+      return Status::Unsupported(
+          "the transposed convolution's output_padding needs a negative end padding in "
+          "TensorFlow's Conv2DBackpropInput");
+    if (q.pad_end[d] < least || q.pad_end[d] > least + q.stride[d] - 1)
+      r.pad_end[d] = std::max<int64_t>(least, 0);
+  }
   return r;
 }
 
@@ -228,7 +244,9 @@ class TfWriter {
       if (!first) s.push_back(outer);
       return s;
     };
-    const ConvProblem rel = Relation(*q);
+    Result<ConvProblem> relation = Relation(*q);
+    if (!relation.ok()) return relation.status();
+    const ConvProblem& rel = *relation;
     std::string padding = "EXPLICIT";
     const PadsSpelling mode = spelling_.pads;
     if ((mode == PadsSpelling::kSameUpper || mode == PadsSpelling::kValid) && ModeFits(mode, rel)) {

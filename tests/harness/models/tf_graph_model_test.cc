@@ -196,9 +196,8 @@ std::string SpelledAsSaid(const TfFacts& m, const ConvProblem& p, const GraphFor
 
 // Why TensorFlow may not write a case: its own limits, each named.
 bool KnownLimit(const std::string& why) {
-  for (const char* limit :
-       {"SAME_LOWER", "3-D convolutions pad SAME or VALID only", "backprop ops take no groups",
-        "no fused", "3-D depthwise", "negative padding"})
+  for (const char* limit : {"SAME_LOWER", "3-D convolutions pad SAME or VALID only",
+                            "backprop ops take no groups", "no fused", "3-D depthwise", "negative"})
     if (why.find(limit) != std::string::npos) return true;
   return false;
 }
