@@ -198,6 +198,7 @@ json SummaryJson(const CampaignSummary& s, const ToolInfo& tool) {
         {"slowest", s.slow.slowest}}},
       {"mistrusted", s.mistrusted},
       {"skipped", {{"total", s.skipped}, {"reasons", s.skip_reasons}}},
+      {"implementations", s.implementations},
       {"sut_versions", s.sut_versions},
       {"mixed_versions", s.mixed_versions},
       {"incomplete_shards",

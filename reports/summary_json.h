@@ -147,6 +147,11 @@ struct CampaignSummary {
   std::map<std::string, int64_t> skip_reasons;
   static constexpr size_t kMaxSkipReasons = 32;
   static constexpr const char* kOtherReasons = "(other reasons)";
+  // What each SUT said it ran (RunNotes::implementation: oneDNN's implementation, the ops ONNX
+  // Runtime's optimizer left), over its computed checks: SUT → what → checks; at most
+  // kMaxSkipReasons per SUT, the rest under kOtherReasons. Coverage of code a clean result does
+  // not show otherwise; summaries written before it was counted have none.
+  std::map<std::string, std::map<std::string, int64_t>> implementations;
 
   // Case files `convparity check` could not replay (unreadable, malformed, an illegal or oversized
   // problem), each with its one-line reason; a campaign has none.

@@ -366,7 +366,7 @@ Result<CampaignSummary> SummaryFromJson(const json& j, ToolInfo* tool) {
            {"schema", "tool", "options", "shards", "start_time", "end_time", "elapsed_seconds",
             "cases", "buckets", "throughput", "time_seconds", "coverage", "mistrusted", "skipped"},
            {"findings", "shrinking", "slow", "sut_versions", "mixed_versions", "incomplete_shards",
-            "missing_shards", "timeline", "bound_use", "invalid_files"});
+            "missing_shards", "timeline", "bound_use", "invalid_files", "implementations"});
   CampaignSummary s;
 
   const Node t = r(root, "tool");
@@ -445,6 +445,9 @@ Result<CampaignSummary> SummaryFromJson(const json& j, ToolInfo* tool) {
   r.Object(skipped, {"total", "reasons"});
   s.skipped = r.Count(r(skipped, "total"));
   s.skip_reasons = r.Counts(r(skipped, "reasons"));
+  if (j.contains("implementations"))  // summaries written before they were counted have none
+    for (const auto& [sut, ran] : r.Members(r(root, "implementations")))
+      s.implementations[sut] = r.Counts(ran);
   if (j.contains("invalid_files"))  // summaries written before check listed them have none
     for (const Node& item : r.Items(r(root, "invalid_files"))) {
       r.Object(item, {"file", "reason"});

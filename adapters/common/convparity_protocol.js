@@ -8,9 +8,11 @@
 // layouts, the shapes of request.inputs) and returns (or resolves to) a Float32Array of
 // request.result.count values, or throws Unsupported(reason) to decline the case. Any other
 // exception is answered as an `error` and the child goes on.
-// With modelFormat ('onnx'), the child reads models (PROTOCOL.md, "Models"): `model` is the
-// model's bytes (a Uint8Array), inputs.input its input x, and compute may return {shape} instead
-// of values when the stack computed a result of another shape than request.result.shape.
+// With modelFormat ('onnx', 'tfjs-graph'), the child reads models (PROTOCOL.md, "Models"): `model`
+// is the model's bytes (a Uint8Array), inputs.input its input, and compute may return {shape}
+// instead of values when the stack computed a result of another shape than request.result.shape.
+// compute may also return {values, implementation}: the values and one line saying what the stack
+// ran (the answer's "implementation").
 //
 // Only protocol messages go to stdout: console.log is sent to stderr before anything else loads,
 // because libraries print banners (TensorFlow.js does).
@@ -125,13 +127,18 @@ function oneLine(text) {
 async function answer(request, inputs, model, compute) {
   const id = request.id;
   try {
-    const result = await compute(request, inputs, model);
+    let result = await compute(request, inputs, model);
+    let said = {};  // what the stack says it ran, when compute returned {values, implementation}
+    if (result && result.values instanceof Float32Array) {
+      said = {implementation: oneLine(result.implementation)};
+      result = result.values;
+    }
     if (result && !(result instanceof Float32Array) && Array.isArray(result.shape))
       return [{type: 'ok', id, count: 0, shape: result.shape}];
     if (!(result instanceof Float32Array) || result.length !== request.result.count)
       return [{type: 'error', id, message: `the adapter made ${result && result.length} values, ` +
                `expected ${request.result.count}`}];
-    return [{type: 'ok', id, count: result.length}, result];
+    return [{type: 'ok', id, count: result.length, ...said}, result];
   } catch (e) {
     if (e instanceof Unsupported) return [{type: 'unsupported', id, reason: oneLine(e.message)}];
     return [{type: 'error', id, message: oneLine(e && e.message ? e.message : e)}];

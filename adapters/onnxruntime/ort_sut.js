@@ -38,6 +38,7 @@ if (level === 'all') {
       executionMode: 'sequential',
       logSeverityLevel: 3,
     },
+    reportOptimized: true,
   }).then((code) => process.exit(code), (e) => {
     console.error(e && e.stack ? e.stack : e);
     process.exit(1);

@@ -103,7 +103,11 @@ void CountCase(CampaignSummary* s, const ConvCase& c, const CaseOutcome& outcome
       s->slow.slowest = c.sut + " " + CaseDescriptor(c.problem, c.direction);
     }
   }
-  if (outcome.judgement.elements > 0) ++s->computed;
+  if (outcome.judgement.elements > 0) {
+    ++s->computed;
+    if (!outcome.notes.implementation.empty())
+      AddReason(&s->implementations[c.sut], outcome.notes.implementation, 1);
+  }
   if (outcome.verdict == Verdict::kMistrusted) ++s->mistrusted;
   if (outcome.verdict == Verdict::kSkipped) {
     ++s->skipped;
@@ -246,6 +250,8 @@ void MergeSummary(CampaignSummary* s, const CampaignSummary& other) {
   s->mistrusted += other.mistrusted;
   s->skipped += other.skipped;
   for (const auto& [reason, n] : other.skip_reasons) AddReason(&s->skip_reasons, reason, n);
+  for (const auto& [sut, ran] : other.implementations)
+    for (const auto& [what, n] : ran) AddReason(&s->implementations[sut], what, n);
   const std::string own = ShardText(s->options.shard_index, s->options.shard_count);
   const std::string theirs = ShardText(other.options.shard_index, other.options.shard_count);
   if (theirs != own) s->merged_shards.insert(theirs);

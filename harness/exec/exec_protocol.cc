@@ -196,6 +196,11 @@ Result<ChildAnswer> ParseAnswer(const std::string& line, uint64_t id, const Shap
   ChildAnswer a;
   if (type == "ok") {
     a.kind = ChildAnswer::Kind::kOk;
+    if (j.contains("implementation")) {
+      if (!j["implementation"].is_string())
+        return Status::Invalid("\"implementation\" must be a string");
+      a.implementation = PrintableLine(j["implementation"].get<std::string>(), kMaxShownBytes);
+    }
     if (j.contains("shape")) {
       const json& s = j["shape"];
       if (!s.is_array() || s.empty() || s.size() > 8 ||

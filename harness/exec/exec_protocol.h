@@ -76,6 +76,9 @@ struct ChildAnswer {
   // request's comes with count 0 (the verdict shape_mismatch).
   Shape shape;
   std::string text;  // kUnsupported: the reason; kError: the message (one line, bounded)
+  // kOk: what the stack says it ran (one line, bounded; "" when it does not say), e.g. the ops a
+  // graph optimizer left: the run's RunNotes::implementation.
+  std::string implementation;
 };
 // An answer to request `id` that asked for `expected_shape`'s floats.
 Result<ChildAnswer> ParseAnswer(const std::string& line, uint64_t id, const Shape& expected_shape);

@@ -225,6 +225,8 @@ Result<ChildAnswer> ExecSut::Ask(uint64_t id, const std::string& header,
     return Lost(io, "computing " + request);
   }
   Result<ChildAnswer> answer = ParseAnswer(line, id, result_shape);
+  last_notes_ = RunNotes{};
+  if (answer.ok()) last_notes_.implementation = answer->implementation;
   if (!answer.ok())
     return ChildFailed(StatusCode::kInternal, "protocol violation: " + answer.status().message());
   switch (answer->kind) {

@@ -55,6 +55,8 @@ class ExecSut : public ConvSut {
                   float* output, const Shape& output_shape, Shape* result_shape);
 
   const Capabilities& capabilities() const override { return hello_.capabilities; }
+  // What the child said it ran in its last ok answer ("implementation").
+  RunNotes LastRunNotes() const override { return last_notes_; }
   const ChildHello& hello() const { return hello_; }
   int64_t children_started() const { return children_started_; }
 
@@ -84,6 +86,7 @@ class ExecSut : public ConvSut {
   ChildHello hello_;
   uint64_t next_id_ = 1;
   int64_t children_started_ = 0;
+  RunNotes last_notes_;
 };
 
 // ExecSut::Start as the registry's factory.

@@ -36,7 +36,7 @@ std::unique_ptr<Sut> ExecAsSut(std::unique_ptr<ExecSut> child, const std::string
         return owned->RunModel(*run.problem, run.direction, *run.spelling, run.model, run.input,
                                run.input_shape, run.output, run.output_shape, &run.result_shape);
       },
-      version, capabilities);
+      version, capabilities, [owned] { return owned->LastRunNotes(); });
 }
 
 Result<std::unique_ptr<Sut>> StartAsSut(const std::string& command, const std::string& name,

@@ -136,6 +136,21 @@ TEST(OnnxRuntimeFrontends, WebAgreesExactlyOnEverySpelling) {
   ExpectAgreement("onnxruntime-web", kOnnxRuntimeAgrees);
 }
 
+// onnxruntime-opt says which ops its optimizer left: the identity BatchNormalization and the
+// bias Add folded into the convolution, its Pad into the convolution's pads.
+TEST(OnnxRuntimeFrontends, OptimizingSaysWhichOpsItsOptimizerLeft) {
+  std::unique_ptr<Sut> sut = MakeOrNull("onnxruntime-opt");
+  if (!sut) GTEST_SKIP() << "onnxruntime-opt is not built here";
+  const CaseOutcome out =
+      Check(*sut, {kPlain2d, "pads=pad_op,bias=add,norm=identity_batch_norm", Verdict::kPassed},
+            Fill::kExact);
+  ASSERT_EQ(out.verdict, Verdict::kPassed) << out.reason;
+  const std::string& ran = out.notes.implementation;
+  EXPECT_NE(ran.find("Conv"), std::string::npos) << ran;
+  for (const char* folded : {"BatchNormalization", "Add", "Pad"})
+    EXPECT_EQ(ran.find(folded), std::string::npos) << folded << " is left: " << ran;
+}
+
 const SpelledCase kOthers[] = {
     // What ONNX cannot write.
     {kPlain2d, "bias=fused", Verdict::kSkipped, "ONNX has no convolution fused with its bias"},

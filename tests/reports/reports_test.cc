@@ -443,9 +443,29 @@ CampaignSummary Fed() {
   return s;
 }
 
+// What a SUT says it ran is counted over its computed checks, and adds up in a merge.
+TEST(CampaignSummary, CountsWhatEachSutSaidItRan) {
+  ConvCase c = Case("1d_ic1_oc1_i3_k3", Direction::kForward, "onnxruntime-opt");
+  CaseOutcome ran = Outcome(Verdict::kPassed);
+  ran.judgement.elements = 3;
+  ran.notes.implementation = "com.microsoft:FusedConv";
+  CaseOutcome declined = Outcome(Verdict::kSkipped, "no");
+  declined.notes.implementation = "not run";
+  CampaignSummary a, b;
+  CountCase(&a, c, ran);
+  CountCase(&a, c, declined);
+  CountCase(&b, c, ran);
+  ran.notes.implementation = "Conv";
+  CountCase(&b, c, ran);
+  MergeSummary(&a, b);
+  EXPECT_EQ(a.implementations.at("onnxruntime-opt"),
+            (std::map<std::string, int64_t>{{"Conv", 1}, {"com.microsoft:FusedConv", 2}}));
+}
+
 TEST(CampaignSummary, CountFeedsVerdictsCoverageAndTime) {
   const CampaignSummary s = Fed();
   EXPECT_EQ(s.cases, 5);
+  EXPECT_TRUE(s.implementations.empty());  // no SUT said what it ran
   EXPECT_EQ(s.verdicts.at("known-bug:tvm-7912").at("fwd").at("failed"), 1);
   EXPECT_EQ(s.verdicts.at("direct").at("bwd_data").at("skipped"), 1);
   EXPECT_EQ(s.covered, 3);  // skipped and invalid ran nothing
@@ -470,31 +490,13 @@ TEST(CampaignSummary, CountFeedsVerdictsCoverageAndTime) {
 
 TEST(CampaignSummary, JsonHoldsEveryFieldOfInterfacesMd) {
   const json j = SummaryJson(Fed(), kTool);
-  ExpectKeys(j,
-             {"schema",
-              "tool",
-              "options",
-              "shards",
-              "start_time",
-              "end_time",
-              "elapsed_seconds",
-              "cases",
-              "buckets",
-              "findings",
-              "shrinking",
-              "throughput",
-              "time_seconds",
-              "coverage",
-              "mistrusted",
-              "skipped",
-              "sut_versions",
-              "mixed_versions",
-              "incomplete_shards",
-              "missing_shards",
-              "timeline",
-              "bound_use",
-              "slow",
-              "invalid_files"},
+  ExpectKeys(j, {"schema",         "tool",         "options",         "shards",
+                 "start_time",     "end_time",     "elapsed_seconds", "cases",
+                 "buckets",        "findings",     "shrinking",       "throughput",
+                 "time_seconds",   "coverage",     "implementations", "mistrusted",
+                 "skipped",        "sut_versions", "mixed_versions",  "incomplete_shards",
+                 "missing_shards", "timeline",     "bound_use",       "slow",
+                 "invalid_files"},
              "summary");
   EXPECT_EQ(j["schema"], "convparity.summary/3");
   // Shard 1 of 4 alone: the other three are missing.

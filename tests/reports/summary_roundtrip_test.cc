@@ -138,6 +138,8 @@ CampaignSummary GenSummary() {
   s.mistrusted = *GenCount();
   s.skipped = *GenCount();
   s.skip_reasons = GenCounts(GenName());
+  for (int n = *rc::gen::inRange(0, 3); n > 0; --n)
+    s.implementations[*GenName()] = GenCounts(GenName());
   for (int n = *rc::gen::inRange(0, 4); n > 0; --n) {
     const int count = *rc::gen::inRange(1, 100);
     s.merged_shards.insert(std::to_string(*rc::gen::inRange(0, count)) + "/" +

@@ -196,6 +196,13 @@ TEST(ExecProtocol, AnswersAreCheckedAgainstTheRequest) {
   EXPECT_FALSE(ParseAnswer(R"({"type":"ok","id":3})", 3, Shape{3, 4}).ok());
   EXPECT_FALSE(ParseAnswer(R"({"type":"done","id":3})", 3, Shape{3, 4}).ok());
   EXPECT_FALSE(ParseAnswer("not json", 3, Shape{3, 4}).ok());
+  // What the stack ran, one bounded line; anything but a string is a violation.
+  Result<ChildAnswer> said = ParseAnswer(
+      R"({"type":"ok","id":3,"count":12,"implementation":"Conv\nFusedConv"})", 3, Shape{3, 4});
+  ASSERT_TRUE(said.ok());
+  EXPECT_EQ(said->implementation, "Conv FusedConv");
+  EXPECT_FALSE(
+      ParseAnswer(R"({"type":"ok","id":3,"count":12,"implementation":7})", 3, Shape{3, 4}).ok());
   Result<ChildAnswer> declined =
       ParseAnswer(R"({"type":"unsupported","id":3,"reason":"a\nb"})", 3, Shape{3, 4});
   ASSERT_TRUE(declined.ok());
