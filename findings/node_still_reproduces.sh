@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # A JavaScript finding (findings/<library>-<n>/ with repro.js and case*.json) still reproduces:
 # its standalone repro.js, run with the adapters' npm packages, exits 1 (the library disagrees with
-# its plain reference loop), and `convparity check` of its cases (expect: failed) exits 0.
+# its plain reference loop), and `convparity check` of its case*.json files (each expecting the
+# verdict it shows, e.g. failed) exits 0. Other JSON in the folder (a graph model's model.json) is
+# not a case file and is left alone.
 # Passes while both hold; a finding that stops reproducing fails, so that its README gets updated.
 # Skipped (the word "skipped:") when node, the npm packages or an adapter its cases name are
 # missing.
@@ -25,7 +27,7 @@ case $rc in
   *) echo "repro.js: unexpected exit $rc"
      exit 1 ;;
 esac
-out=$("$convparity" check "$dir" --quiet 2>&1)
+out=$("$convparity" check "$dir"/case*.json --quiet 2>&1)
 rc=$?
 echo "$out"
 if [ $rc -ne 0 ] && grep -q "is unavailable" <<<"$out"; then
@@ -34,6 +36,6 @@ if [ $rc -ne 0 ] && grep -q "is unavailable" <<<"$out"; then
   exit 0
 fi
 if [ $rc -ne 0 ]; then
-  echo "convparity check $dir: exit $rc (its cases no longer differ as expected)"
+  echo "convparity check $dir/case*.json: exit $rc (its cases no longer differ as expected)"
   exit 1
 fi
