@@ -277,7 +277,10 @@ class TfWriter {
       op = depthwise ? (fused ? "FusedDepthwiseConv2dNative" : "DepthwiseConv2dNative")
            : fused   ? "_FusedConv2D"
                      : (r == 2 ? "Conv2D" : "Conv3D");
-      inputs = {x, depthwise ? Filter(n.inputs[1], Perm{}, hwim, name) : second};
+      Result<std::string> filter =
+          depthwise ? Filter(n.inputs[1], Perm{}, hwim, name) : Result<std::string>(second);
+      if (!filter.ok()) return filter.status();
+      inputs = {x, *filter};
     } else {
       if (grouped) return Status::Unsupported("TensorFlow's backprop ops take no groups");
       if (fused) return Status::Unsupported("TensorFlow has no fused transposed convolution");
@@ -289,7 +292,9 @@ class TfWriter {
       const std::string sizes = IntConst(name + "_sizes", n.shape);
       if (n.op == OpKind::kConvTranspose) {
         op = r == 2 ? "Conv2DBackpropInput" : "Conv3DBackpropInputV2";
-        inputs = {sizes, Filter(n.inputs[1], swap, Shape{}, name), x};
+        Result<std::string> filter = Filter(n.inputs[1], swap, Shape{}, name);
+        if (!filter.ok()) return filter.status();
+        inputs = {sizes, *filter, x};
       } else {
         op = r == 2 ? "Conv2DBackpropFilter" : "Conv3DBackpropFilterV2";
         inputs = {x, sizes, second};
@@ -348,14 +353,16 @@ class TfWriter {
 
   // Operand k as an op's filter: permuted by `perm` (none: empty), then of shape `shape` (none:
   // empty). A constant is written so; anything else gets a Transpose / Reshape.
-  std::string Filter(int k, const Perm& perm, const Shape& shape, const std::string& name) {
+  Result<std::string> Filter(int k, const Perm& perm, const Shape& shape, const std::string& name) {
     const Node& w = graph_.node(k);
     std::string at = names_[static_cast<size_t>(k)];
     if (w.op == OpKind::kConst) {
-      HostTensor value = w.value;
-      if (!perm.empty()) value = Permuted(value, perm);
-      if (!shape.empty()) value.shape = shape;
-      return FloatConst(name + "_filter", value);
+      Result<HostTensor> value =
+          perm.empty() ? Result<HostTensor>(w.value) : Permuted(w.value, perm);
+      if (!value.ok()) return value.status();
+      HostTensor filter = std::move(value).value();
+      if (!shape.empty()) filter.shape = shape;
+      return FloatConst(name + "_filter", filter);
     }
     if (!perm.empty())
       at = Op(name + "_filter_t", "Transpose",
@@ -367,14 +374,14 @@ class TfWriter {
     return at;
   }
 
-  static HostTensor Permuted(const HostTensor& value, const Perm& perm) {
+  // A constant's values permuted, by our kernels' transpose.
+  static Result<HostTensor> Permuted(const HostTensor& value, const Perm& perm) {
     Graph g;
     const int c = g.AddConst("w", value);
     const int t = g.AddOp(OpKind::kTranspose, {c}, PermuteAttrs{perm, "", ""});
     g.outputs = {t};
-    (void)InferShapes(g);
-    Result<HostTensor> out = EvaluateNode(g, t, {&value});
-    return out.ok() ? *out : value;
+    CP_RETURN_IF_ERROR(InferShapes(g));
+    return EvaluateNode(g, t, {&value});
   }
 
   json& AddNode(const std::string& name, const char* op, const std::vector<std::string>& inputs) {
