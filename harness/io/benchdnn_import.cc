@@ -265,16 +265,9 @@ Result<WrittenCases> WriteImportedCases(const std::vector<BenchdnnProblem>& prob
     c.origin = {"benchdnn", ValidUtf8(bp.source), bp.line, bp.name, ValidUtf8(bp.Repro()), {}};
     for (const std::string& step : bp.via) c.origin.via.push_back(ValidUtf8(step));
     const std::vector<Direction> own = {bp.direction.value_or(Direction::kForward)};
-    for (Direction d : bp.direction ? own : directions) {
-      for (Fill fill : fills) {
-        c.direction = d;
-        c.fill = fill;
-        Result<std::string> path = WriteCaseFile(out_dir, c);
-        if (!path.ok()) return path.status();
-        ++count.written;
-        paths.insert(*path);
-      }
-    }
+    const std::vector<Direction>& ds = bp.direction ? own : directions;
+    CP_RETURN_IF_ERROR(WriteCasePerDirectionAndFill(out_dir, c, ds, fills, &paths));
+    count.written += static_cast<int64_t>(ds.size() * fills.size());
   }
   count.distinct = static_cast<int64_t>(paths.size());
   return count;

@@ -80,6 +80,20 @@ std::string CaseFileName(const ConvCase& c) {
   return name;
 }
 
+Status WriteCasePerDirectionAndFill(const std::string& dir, ConvCase c,
+                                    const std::vector<Direction>& directions,
+                                    const std::vector<Fill>& fills, std::set<std::string>* paths) {
+  for (Direction d : directions)
+    for (Fill fill : fills) {
+      c.direction = d;
+      c.fill = fill;
+      Result<std::string> path = WriteCaseFile(dir, c);
+      if (!path.ok()) return path.status();
+      paths->insert(*path);
+    }
+  return Status::Ok();
+}
+
 Result<std::string> WriteCaseFile(const std::string& dir, const ConvCase& c) {
   const std::string path = dir + "/" + CaseFileName(c);
   CP_RETURN_IF_ERROR(WriteFileAtomically(path, JsonFileText(CaseToJson(c))));

@@ -475,16 +475,8 @@ Result<WrittenCases> WriteOnnxCases(const std::vector<OnnxProblem>& problems,
     c.note = ValidUtf8((op.name.empty() ? type : op.name) + " (" + op.Where() + ")");
     // Paths and names may hold any bytes; case files are UTF-8.
     c.origin = {"onnx", ValidUtf8(op.file), op.node, ValidUtf8(op.name), ValidUtf8(op.written), {}};
-    for (Direction d : directions) {
-      for (Fill fill : fills) {
-        c.direction = d;
-        c.fill = fill;
-        Result<std::string> path = WriteCaseFile(out_dir, c);
-        if (!path.ok()) return path.status();
-        ++count.written;
-        paths.insert(*path);
-      }
-    }
+    CP_RETURN_IF_ERROR(WriteCasePerDirectionAndFill(out_dir, c, directions, fills, &paths));
+    count.written += static_cast<int64_t>(directions.size() * fills.size());
   }
   count.distinct = static_cast<int64_t>(paths.size());
   return count;
