@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "core/graph.h"
-#include "core/prng.h"
 #include "core/quote.h"
 
 namespace convparity {
@@ -145,14 +144,46 @@ void ConformToSpelling(const Spelling& s, ConvProblem& p) {
     AutoPads(s.pads, p, p.pad_begin, p.pad_end);
 }
 
-Spelling DrawSpelling(uint64_t stream, const ConvProblem& p) {
-  Prng rng(stream);
+SpellingMask SpellingMask::PlainOnly() {
+  return SpellingMask{std::vector<uint32_t>(SpellingFields().size(), 1u)};
+}
+
+SpellingMask SpellingMask::All() {
+  SpellingMask m;
+  for (const SpellingField& f : SpellingFields()) m.values.push_back((1u << f.values.size()) - 1u);
+  return m;
+}
+
+SpellingMask SpellingMask::AllBut(const Spelling& s) {
+  SpellingMask m = All();
+  for (size_t f = 0; f < SpellingFields().size(); ++f)
+    if (const int v = SpellingFields()[f].get(s); v != 0) m.values[f] &= ~(1u << v);
+  return m;
+}
+
+SpellingMask& SpellingMask::operator|=(const SpellingMask& o) {
+  for (size_t f = 0; f < values.size() && f < o.values.size(); ++f) values[f] |= o.values[f];
+  return *this;
+}
+
+bool SpellingMask::Allows(int field, int value) const {
+  return value == 0 || (static_cast<size_t>(field) < values.size() &&
+                        (values[static_cast<size_t>(field)] >> value & 1u));
+}
+
+bool SpellingMask::Allows(const Spelling& s) const {
+  for (size_t f = 0; f < SpellingFields().size(); ++f)
+    if (!Allows(static_cast<int>(f), SpellingFields()[f].get(s))) return false;
+  return true;
+}
+
+Spelling FitSpelling(const Spelling& wished, const ConvProblem& p) {
   Spelling s;
   ConvProblem conformed = p;
   for (const SpellingField& f : SpellingFields()) {
-    if (rng.Below(2) == 0) continue;
+    if (f.get(wished) == 0) continue;
     Spelling t = s;
-    f.set(t, 1 + static_cast<int>(rng.Below(f.values.size() - 1)));
+    f.set(t, f.get(wished));
     ConvProblem q = conformed;
     ConformToSpelling(t, q);
     if (!Validate(q).ok() || !CheckSpelling(t, q).ok()) continue;

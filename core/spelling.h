@@ -65,6 +65,9 @@ struct Spelling {
   bool plain() const { return *this == Spelling{}; }
 };
 
+// The ways, each a member of Spelling and an entry of SpellingFields().
+inline constexpr size_t kSpellingWays = 7;
+
 // One way of writing, by name: its values' names (the first plain) and access by index. Case
 // files, descriptors' companions, the process protocol, the plugin ABI and the shrinker walk this
 // table instead of naming fields.
@@ -98,9 +101,25 @@ void AutoPads(PadsSpelling mode, const ConvProblem& p, Dims& begin, Dims& end);
 // Makes p what `s` needs where it can (an auto-pad mode's pads), after a reduction changed p:
 // the shrinker keeps a spelling while it reduces the problem.
 void ConformToSpelling(const Spelling& s, ConvProblem& p);
-// A spelling for p drawn from `stream` (our PRNG), as a campaign draws one for SUTs that read a
-// model format: each way plain half the time, else one of its other values where it fits p once
-// conformed (ConformToSpelling), else plain.
-Spelling DrawSpelling(uint64_t stream, const ConvProblem& p);
+// The values a draw of spellings may choose: bit v of values[f] allows value v of
+// SpellingFields()[f]. Plain is always allowed. A campaign draws what its model readers' formats
+// write (harness/models/model_formats.h).
+struct SpellingMask {
+  std::vector<uint32_t> values;  // by SpellingFields() index
+
+  static SpellingMask PlainOnly();
+  static SpellingMask All();
+  // All but the values that `s` spells (its fields that are not plain).
+  static SpellingMask AllBut(const Spelling& s);
+  SpellingMask& operator|=(const SpellingMask& o);
+  bool Allows(int field, int value) const;
+  bool Allows(const Spelling& s) const;
+};
+
+// The spelling of p nearest to `wished` (a draw of the generators, generators/problem_gen.h
+// GenSpelling): each way as wished where it fits p once conformed (ConformToSpelling; the ways in
+// SpellingFields()' order), else plain. CheckSpelling(result, p conformed to it) holds whenever p
+// is valid.
+Spelling FitSpelling(const Spelling& wished, const ConvProblem& p);
 
 }  // namespace convparity

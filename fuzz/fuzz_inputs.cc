@@ -101,8 +101,10 @@ void PluginStruct(const std::string& bytes) {
 
 void ByteDecoder(const std::string& bytes) {
   ByteDecoderOptions options;
-  options.suts = {"direct", "direct-reverse", "transform:legalize"};  // the last one takes chains
+  // transform:legalize takes chains; opencv-dnn takes chains and spellings (only decoded here).
+  options.suts = {"direct", "direct-reverse", "transform:legalize", "opencv-dnn"};
   options.runs_graphs = [](const std::string& sut) { return RunsGraphs(sut); };
+  options.reads_models = [](const std::string& sut) { return ReadsModels(sut); };
   const ConvCase c = DecodeCase(bytes, options);
   if (Status st = CheckLimits(c.problem, Limits{}); !st.ok())
     Broken("byte decoder", "decoded an unusable problem: " + st.message());
@@ -110,6 +112,10 @@ void ByteDecoder(const std::string& bytes) {
   if (*c.graph != ConvForm() && !RunsGraphs(c.sut))
     Broken("byte decoder",
            "decoded a " + c.graph->name + " for " + c.sut + ", which runs single convolutions");
+  if (!c.spelling.plain() && !ReadsModels(c.sut))
+    Broken("byte decoder", "spelled a case of " + c.sut + ", which reads no model");
+  if (Status st = CheckSpelling(c.spelling, c.problem); !st.ok())
+    Broken("byte decoder", "decoded a spelling that does not fit: " + st.message());
   // A large case may pass the ordinary cap (up to LargeMacs); a graph never does.
   if (*c.graph != ConvForm() && FormMacs(*c.graph, c.problem) > options.max_macs)
     Broken("byte decoder", "a " + c.graph->name + " over the MAC cap");

@@ -63,6 +63,34 @@ bool RunsGraphs(const std::string& sut, const ByteDecoderOptions& o) {
   return o.runs_graphs && o.runs_graphs(sut);
 }
 
+bool ReadsModels(const std::string& sut, const ByteDecoderOptions& o) {
+  return o.reads_models && o.reads_models(sut);
+}
+
+// The recipe's spelling draw, every value allowed: the fuzzer reaches what a format declines too.
+const ByteGen<Spelling>& ByteSpelling() {
+  static const ByteGen<Spelling> spelling =
+      recipe::SpaceRecipe<ByteChoices>::SpellingOf(SpellingMask::All());
+  return spelling;
+}
+
+// The wished spelling fitted to p (FitSpelling), without an auto-pad mode whose pads would take p
+// over the caps; p conformed to it.
+Spelling FitSpellingToCaps(Spelling wished, ConvProblem& p, const ByteDecoderOptions& o,
+                           bool large) {
+  Spelling s = FitSpelling(wished, p);
+  ConvProblem conformed = p;
+  ConformToSpelling(s, conformed);
+  if (OverCaps(conformed, o, large)) {
+    wished.pads = PadsSpelling::kExplicit;
+    s = FitSpelling(wished, p);
+    conformed = p;
+    ConformToSpelling(s, conformed);
+  }
+  p = conformed;
+  return s;
+}
+
 // The form's graph of p (core/case_graphs.h) fits the caps: every convolution's tensors, and their
 // multiply-adds together.
 bool GraphFitsCaps(const GraphForm& form, const ConvProblem& p, const ByteDecoderOptions& o) {
@@ -138,7 +166,7 @@ void FitToCaps(ConvProblem& p, const ByteDecoderOptions& o, bool large) {
 }
 
 // The choices, in order: the case's SUT, direction and fill, the problem's recipe, the seed, the
-// graph form. `t` and `want` are the encoder's target (null when decoding).
+// graph form, the spelling. `t` and `want` are the encoder's target (null when decoding).
 ConvCase Build(ByteStream& s, const ConvCase& t, const Recipe* want, const ByteDecoderOptions& o) {
   ConvCase c;
   if (!o.suts.empty()) {
@@ -159,7 +187,9 @@ ConvCase Build(ByteStream& s, const ConvCase& t, const Recipe* want, const ByteD
   const GraphForm& form = RunsGraphs(c.sut, o)
                               ? GraphForms()[s.Int(0, last_form, &form_wanted, "graph form")]
                               : ConvForm();
+  const Spelling wished = ReadsModels(c.sut, o) ? ByteSpelling().run(s, &t.spelling) : Spelling{};
   FitToCaps(c.problem, o, r.large);
+  c.spelling = FitSpellingToCaps(wished, c.problem, o, r.large);
   if (GraphFitsCaps(form, c.problem, o)) c.graph = &form;
   return c;
 }
@@ -226,6 +256,13 @@ Result<std::string> EncodeCase(const ConvCase& c, const ByteDecoderOptions& opti
                            "decoder's caps (max_macs " +
                            std::to_string(options.max_macs) + ", max_tensor_elements " +
                            std::to_string(options.max_tensor_elements) + "); as a conv it fits");
+  if (!c.spelling.plain() && !ReadsModels(c.sut, options))
+    return Status::Invalid(
+        "spelling: the byte format carries spellings only for SUTs that read "
+        "models, not '" +
+        c.sut + "'");
+  if (Status st = CheckSpelling(c.spelling, c.problem); !st.ok())
+    return Status::Invalid("spelling: " + st.message());
   const std::optional<recipe::Recipe> want =
       recipe::RecipeOf(c.problem, OverCaps(c.problem, options));
   if (!want)

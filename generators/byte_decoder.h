@@ -7,17 +7,19 @@
 // and a few options of the format's own; generators/byte_choices.h reads it from bytes: kind and
 // size class → rank → per dimension kernel, dilation, stride → output_padding → padding → size;
 // then channels, batch, layouts, bias), then the seed and, for a SUT that runs graphs, the graph
-// form. A choice among options is a roll over their weights, so that random bytes draw about as
-// the generator does; a value in a range of n takes ⌈log256 n⌉ bytes, little-endian, reduced
-// modulo n; missing bytes read as zero, and the zero of every choice is its plainest option.
-// Decoding is total: it clamps, it never rejects; every problem it yields passes Validate() and
-// stays under the caps, and so does every graph form's whole graph (one over them decodes as the
-// convolution alone).
+// form, and for a SUT that reads models, the spelling (the recipe's wish, fitted to the problem). A
+// choice among options is a roll over their weights, so that random bytes draw about as the
+// generator does; a value in a range of n takes ⌈log256 n⌉ bytes, little-endian, reduced modulo n;
+// missing bytes read as zero, and the zero of every choice is its plainest option. Decoding is
+// total: it clamps, it never rejects; every problem it yields passes Validate() and stays under the
+// caps, and so does every graph form's whole graph (one over them decodes as the convolution
+// alone).
 //
 // NOTE: the format follows the recipe: a change of the recipe's choices changes what stored
 // inputs decode to (they still decode to valid cases). Seeds are built from the corpus, not kept
 // (fuzz/make_seeds.sh); fuzz/fuzz_parity.dict is rebuilt with fuzz/make_parity_dict.sh. The graph
-// form is the last choice, so that an input without it is a conv.
+// form and then the spelling are the last choices, so that an input without them is a plainly
+// spelled conv: inputs stored before either existed decode as they did.
 //
 // The encoder writes each value as the choice the decoder makes for it, hence
 // DecodeCase(*EncodeCase(c)) == c whenever EncodeCase succeeds.
@@ -43,6 +45,10 @@ struct ByteDecoderOptions {
   // is a conv. A predicate, not a list: generators/ knows no SUT; the harness fills it
   // (FuzzDecoderOptions).
   std::function<bool(const std::string&)> runs_graphs;
+  // Whether a SUT reads a model format (harness/models/model_sut.h): the cases of those SUTs
+  // choose their spelling (core/spelling.h), after the graph form. Null: none does, every case is
+  // plainly spelled.
+  std::function<bool(const std::string&)> reads_models;
   int64_t max_macs = defaults::kMaxMacs;
   // A large case (one in twenty) may have max_macs × large_factor multiply-adds, as the
   // generators' large cases (generators/problem_gen.h); ≤ 1: none.
@@ -78,7 +84,9 @@ int ChoiceBytes(uint64_t span);
 // multiply-adds up to LargeMacs, a chain's whole block up to max_macs), with a
 // SUT from options.suts, expect = passed, no note and no transform; a graph form other than conv
 // only for a SUT that options.runs_graphs, and only when its whole graph (every convolution's
-// tensors, FormMacs) fits the caps too. `consumed` (may be null) receives how many bytes the case
+// tensors, FormMacs) fits the caps too; a spelling other than plain only for a SUT that
+// options.reads_models, one that CheckSpelling accepts, the problem conformed to it and within
+// the caps. `consumed` (may be null) receives how many bytes the case
 // took, so that a caller can read more choices after it.
 ConvCase DecodeCase(const uint8_t* data, size_t size, const ByteDecoderOptions& options,
                     size_t* consumed = nullptr);
@@ -89,7 +97,8 @@ inline ConvCase DecodeCase(const std::string& bytes, const ByteDecoderOptions& o
 // The bytes DecodeCase turns into `c`. Invalid, naming the field, when the format cannot carry c:
 // a value outside the decoder's ranges or caps, a SUT not in options.suts, an `expect`, `note`
 // or `transform` that is not the default, a chain for a SUT that does not run graphs or whose block
-// is over the caps. Verifies itself: what it returns decodes to c.
+// is over the caps, a spelling for a SUT that reads no model or that does not fit the problem.
+// Verifies itself: what it returns decodes to c.
 Result<std::string> EncodeCase(const ConvCase& c, const ByteDecoderOptions& options);
 
 }  // namespace convparity

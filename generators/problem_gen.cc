@@ -69,6 +69,10 @@ int64_t LargeMacs(const ProblemSpace& space) {
   return space::LargeCaseMacs(space.max_macs, space.large_factor);
 }
 
+rc::Gen<Spelling> GenSpelling(const SpellingMask& allowed) {
+  return recipe::SpaceRecipe<RcChoices>::SpellingOf(allowed);
+}
+
 rc::Gen<ConvProblem> GenProblem(const ProblemSpace& space) {
   return choices::Memoized(rc::gen::suchThat(
       GenProblemUnfiltered(space), [space](const ConvProblem& p) { return InSpace(p, space); }));

@@ -19,6 +19,7 @@
 
 #include "core/conv_problem.h"
 #include "core/defaults.h"
+#include "core/spelling.h"
 
 namespace convparity {
 
@@ -66,6 +67,11 @@ bool InSpace(const ConvProblem& p, const ProblemSpace& space);
 // GenProblem without its final InSpace filter; what it yields outside the space is what GenProblem
 // rejects. Exposed to measure the rejection rate (which must stay under 10%).
 rc::Gen<ConvProblem> GenProblemUnfiltered(const ProblemSpace& space = {});
+
+// Wished spellings (core/spelling.h), drawn by the one recipe as the byte decoder draws them: each
+// way plain half the time, else one of the values `allowed` allows. FitSpelling makes a wish a
+// problem's spelling; the wish shrinks toward plain.
+rc::Gen<Spelling> GenSpelling(const SpellingMask& allowed = SpellingMask::All());
 
 // RapidCheck prints a problem in a counterexample as its descriptor (found by argument lookup).
 void showValue(const ConvProblem& p, std::ostream& os);

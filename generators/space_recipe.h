@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/capabilities.h"
+#include "core/spelling.h"
 #include "generators/choice.h"
 #include "generators/problem_recipe.h"
 #include "generators/space_rules.h"
@@ -356,6 +357,44 @@ struct SpaceRecipe {
         data, weight, bias);
   }
 
+  // A wished spelling (core/spelling.h; FitSpelling makes it the problem's): each way plain half
+  // the time, else one of the values `allowed` allows, equally likely. Drawn apart from the
+  // problem, which it never changes: shrinking the problem keeps the wish.
+  using SpellingTuple = std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t>;
+  static_assert(std::tuple_size_v<SpellingTuple> == kSpellingWays, "one draw per way");
+  static Gen<Spelling> SpellingOf(const SpellingMask& allowed) {
+    const std::vector<SpellingField>& fields = SpellingFields();
+    std::vector<Gen<int64_t>> ways;
+    for (size_t f = 0; f < kSpellingWays; ++f) {
+      std::vector<Option<Gen<int64_t>>> options{{1, C::Just(int64_t{0})}};
+      int others = 0;
+      for (int v = 1; v < static_cast<int>(fields[f].values.size()); ++v) {
+        const bool drawn = allowed.Allows(static_cast<int>(f), v);
+        options.push_back({drawn ? 1 : 0, C::Just(int64_t{v})});
+        others += drawn ? 1 : 0;
+      }
+      options[0].weight = std::max(others, 1);  // plain as likely as the others together
+      ways.push_back(C::template Pick<int64_t>(std::move(options), fields[f].name));
+    }
+    return C::Apply(
+        [](int64_t a, int64_t b, int64_t c, int64_t d, int64_t e, int64_t f, int64_t g) {
+          const std::array<int64_t, kSpellingWays> v{a, b, c, d, e, f, g};
+          Spelling s;
+          for (size_t i = 0; i < v.size(); ++i) SpellingFields()[i].set(s, static_cast<int>(v[i]));
+          return s;
+        },
+        [](const Spelling& s) {
+          SpellingTuple t;
+          std::apply(
+              [&s](auto&... v) {
+                size_t i = 0;
+                ((v = SpellingFields()[i++].get(s)), ...);
+              },
+              t);
+          return std::optional(t);
+        },
+        ways[0], ways[1], ways[2], ways[3], ways[4], ways[5], ways[6]);
+  }
   // The whole recipe: kind and size class first (the generator shrinks to an ordinary case
   // first), then the rest, made once for each of them rather than per draw.
   static Gen<Recipe> Draw(const SpaceParams& s) {

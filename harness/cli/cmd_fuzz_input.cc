@@ -128,6 +128,8 @@ int RunExportFuzzSeeds(const std::vector<std::string>& paths, const Flags& f,
       c.sut = options->suts.front();
     // Likewise a graph given to a SUT that runs single convolutions seeds its convolution.
     if (*c.graph != ConvForm() && !options->runs_graphs(c.sut)) c.graph = &ConvForm();
+    // And a spelled case given to a SUT that reads no model seeds its problem, plainly spelled.
+    if (!options->reads_models(c.sut)) c.spelling = Spelling{};
     Result<std::string> bytes = EncodeCase(c, *options);
     Status st;
     if (target == "parity") {

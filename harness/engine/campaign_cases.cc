@@ -58,17 +58,36 @@ std::optional<ProblemSpace> Narrowed(const ProblemSpace& all, const Capabilities
 
 Result<CampaignSpace> MakeCampaignSpace(const CampaignOptions& o, std::vector<std::string> suts) {
   std::vector<Capabilities> declarations;
-  bool reads_models = false;
+  std::vector<const ModelFormat*> formats;
+  bool only_models = !suts.empty();
   for (const std::string& name : suts) {
     Result<std::unique_ptr<Sut>> sut = MakeSut(name, o.check.suts);
     if (!sut.ok()) return sut.status();
     declarations.push_back((*sut)->capabilities());
-    reads_models = reads_models || dynamic_cast<const ModelSut*>(sut->get()) != nullptr;
+    const auto* reader = dynamic_cast<const ModelSut*>(sut->get());
+    only_models = only_models && reader != nullptr;
+    const ModelFormat* format = reader ? FindModelFormat(reader->format()) : nullptr;
+    if (format && std::find(formats.begin(), formats.end(), format) == formats.end())
+      formats.push_back(format);
   }
   const ProblemSpace all = SpaceOf(o);
-  CampaignSpace space{GenProblem(all), Union(declarations), std::move(suts), {}, {}, {}, {},
-                      reads_models};
-  const std::vector<Direction> directions = o.directions.empty() ? AllDirections() : o.directions;
+  CampaignSpace space{GenProblem(all), Union(declarations), std::move(suts), {}, {}, {}, {}};
+  space.only_models = only_models && !formats.empty();
+  if (!formats.empty()) {
+    SpellingMask written = SpellingMask::PlainOnly();
+    for (const ModelFormat* f : formats) written |= SpellingMask::AllBut(f->unwritten);
+    space.spellings = GenSpelling(written);
+  }
+  // Unless the user names them: the directions the SUTs' formats write, when every SUT reads one.
+  std::vector<Direction> directions = o.directions;
+  for (Direction d : AllDirections())
+    for (const ModelFormat* f : formats)
+      if (o.directions.empty() && space.only_models &&
+          std::count(f->directions.begin(), f->directions.end(), d) &&
+          !std::count(directions.begin(), directions.end(), d))
+        directions.push_back(d);
+  if (directions.empty()) directions = AllDirections();
+  space.formats = std::move(formats);
   space.inside.assign(AllDirections().size(), space.gen);
   space.runs.assign(AllDirections().size(), !space.declarations.declared);
   for (Direction d : directions) {
@@ -102,40 +121,59 @@ DrawnCase DrawCase(const CampaignOptions& o, const CampaignSpace& space, int64_t
   const Direction d = directions[index % nd];
   // A case drawn inside comes from the space narrowed to the regions of its direction.
   const rc::Gen<ConvProblem>& gen = outside ? space.gen : space.inside[static_cast<size_t>(d)];
+  // Attempt 0 is the first draw (MixSeed(seed, i), as before declarations); the others redraw.
+  auto stream = [&](uint64_t of, int attempt) {
+    return attempt == 0 ? MixSeed(of, index) : MixSeed(MixSeed(of ^ kRedrawStream, index), attempt);
+  };
   auto draw = [&](int attempt) {
-    const uint64_t stream = attempt == 0 ? MixSeed(o.seed, index)
-                                         : MixSeed(MixSeed(o.seed ^ kRedrawStream, index), attempt);
     // A narrowed space too small for the generator's filter: the whole space, redrawn.
     try {
-      rc::Shrinkable<ConvProblem> drawn = gen(rc::Random(stream), rc::kNominalSize);
+      rc::Shrinkable<ConvProblem> drawn =
+          gen(rc::Random(stream(o.seed, attempt)), rc::kNominalSize);
       drawn.value();
       return drawn;
     } catch (const rc::GenerationFailure&) {
-      return space.gen(rc::Random(stream), rc::kNominalSize);
+      return space.gen(rc::Random(stream(o.seed, attempt)), rc::kNominalSize);
     }
   };
-  rc::Shrinkable<ConvProblem> problem = draw(0);
+  // The spelling the generators wish for, fitted to p: without an auto-pad mode whose pads would
+  // take the case past the campaign's cap on work (SAME's output is ⌈in/s⌉).
+  auto spelled = [&](const ConvProblem& p, int attempt) {
+    if (!space.spellings) return Spelling{};
+    Spelling wished =
+        (*space.spellings)(rc::Random(stream(o.seed ^ kSpellingStream, attempt)), rc::kNominalSize)
+            .value();
+    Spelling s = FitSpelling(wished, p);
+    ConvProblem conformed = p;
+    ConformToSpelling(s, conformed);
+    if (conformed.macs() <= std::max(o.max_macs, p.macs())) return s;
+    wished.pads = PadsSpelling::kExplicit;
+    return FitSpelling(wished, p);
+  };
+  // Some reader's format writes the case.
+  auto written = [&](const ConvProblem& p, const GraphForm& form, const Spelling& s) {
+    ConvProblem conformed = p;
+    ConformToSpelling(s, conformed);
+    for (const ModelFormat* f : space.formats)
+      if (FormatWrites(*f, conformed, form, d, s).ok()) return true;
+    return false;
+  };
   const bool can_land = declared.declared && (outside || space.runs[static_cast<size_t>(d)]);
-  for (int attempt = 1; can_land && attempt < kMaxDraws; ++attempt) {
+  rc::Shrinkable<ConvProblem> problem = draw(0);
+  const GraphForm* graph = nullptr;
+  Spelling spelling;
+  for (int attempt = 0;; problem = draw(++attempt)) {
     const ConvProblem& p = problem.value();
-    const bool landed = outside ? JustOutside(declared, ConvForm().name, d, p)
-                                : !WhyOutside(declared, ConvForm().name, d, p);
-    if (landed) break;
-    problem = draw(attempt);
+    graph = &CampaignGraphForm(p, space.suts, o.check.suts, o.max_macs, i);
+    spelling = spelled(p, attempt);
+    if (attempt + 1 >= kMaxDraws) break;
+    if (can_land && (outside ? !JustOutside(declared, ConvForm().name, d, p)
+                             : WhyOutside(declared, ConvForm().name, d, p).has_value()))
+      continue;
+    if (space.only_models && !written(p, *graph, spelling)) continue;
+    break;
   }
-  const GraphForm* graph =
-      &CampaignGraphForm(problem.value(), space.suts, o.check.suts, o.max_macs, i);
   const bool landed_outside = WhyOutside(declared, graph->name, d, problem.value()).has_value();
-  Spelling spelling = space.spelled
-                          ? DrawSpelling(MixSeed(o.seed ^ kSpellingStream, index), problem.value())
-                          : Spelling{};
-  // Every model reader reads ONNX, which has no op fused with its bias: its Add instead.
-  if (spelling.bias == BiasSpelling::kFused) spelling.bias = BiasSpelling::kAdd;
-  // SAME's pads can grow the output (to ⌈in/s⌉): not past the campaign's cap on the work.
-  ConvProblem conformed = problem.value();
-  ConformToSpelling(spelling, conformed);
-  if (conformed.macs() > std::max(o.max_macs, problem.value().macs()))
-    spelling.pads = PadsSpelling::kExplicit;
   return {std::move(problem),
           d,
           o.fills[(index / nd) % o.fills.size()],

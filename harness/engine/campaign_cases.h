@@ -6,6 +6,7 @@
 #include <rapidcheck.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "core/status.h"
 #include "generators/problem_gen.h"
 #include "harness/engine/campaign.h"
+#include "harness/models/model_formats.h"
 
 namespace convparity {
 
@@ -53,8 +55,13 @@ struct CampaignSpace {
   // can land inside at all.
   std::vector<rc::Gen<ConvProblem>> inside;
   std::vector<bool> runs;
-  // Some SUT reads a model format (harness/models/model_sut.h): cases are drawn with spellings.
-  bool spelled = false;
+  // The model formats its SUTs read (harness/models/model_formats.h). With one, cases are drawn
+  // with wished spellings from `spellings`, of the values one of them writes, fitted to the problem
+  // (core/spelling.h FitSpelling). When every SUT reads a model, a case that none of their formats
+  // writes is drawn again, like one that lands outside the declarations.
+  std::vector<const ModelFormat*> formats;
+  std::optional<rc::Gen<Spelling>> spellings;
+  bool only_models = false;
 };
 
 // About one case in kOutsideEvery of a campaign whose SUTs declare what they run is drawn just

@@ -22,6 +22,8 @@ Result<ByteDecoderOptions> FuzzDecoderOptions(const std::vector<std::string>& su
   if (o.suts.empty()) o.suts = OurSutNames();
   // Their cases may be chains.
   o.runs_graphs = [](const std::string& sut) { return RunsGraphs(sut); };
+  // Theirs are spelled.
+  o.reads_models = [](const std::string& sut) { return ReadsModels(sut); };
   const char* env_macs = std::getenv("CONVPARITY_FUZZ_MAX_MACS");
   if (max_macs > 0) {
     o.max_macs = max_macs;

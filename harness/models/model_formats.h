@@ -33,12 +33,21 @@ using ModelFiles = std::vector<std::pair<std::string, std::string>>;  // file na
 
 struct ModelFormat {
   const char* name;
+  // The directions its writer writes, and the spelling values it never writes (the fields of
+  // `unwritten` that are not plain): a campaign of its readers draws neither.
+  std::vector<Direction> directions;
+  Spelling unwritten;
   // The model of a case (kUnsupported for what the format cannot write).
   Result<std::string> (*write)(const ConvProblem& p, const GraphForm& form, Direction d,
                                const Spelling& spelling, const CaseBuffers& buffers);
   // The files `model` is, as the format's own tools read them.
   Result<ModelFiles> (*files)(const std::string& model);
 };
+
+// Ok when `format` writes the case, else its writer's kUnsupported: the writer run on zeros, since
+// what it declines never depends on the values.
+Status FormatWrites(const ModelFormat& format, const ConvProblem& p, const GraphForm& form,
+                    Direction d, const Spelling& spelling);
 
 // In kModelFormatNames' order.
 const std::vector<ModelFormat>& ModelFormats();

@@ -52,6 +52,7 @@ class ModelSut : public Sut {
   RunNotes LastRunNotes() const override { return notes_ ? notes_() : RunNotes{}; }
   const Capabilities& capabilities() const override { return capabilities_; }
   const std::string& version() const { return version_; }
+  const std::string& format() const { return format_; }
 
  private:
   std::string name_;

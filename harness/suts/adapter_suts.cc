@@ -127,11 +127,13 @@ SutFamily AdapterFamily(const std::string& family) {
     return a != nullptr && a->family == family;
   };
   f.make = [](const std::string& sut, const SutConfig&) { return MakeAdapterSut(sut); };
+  // A model reader runs every graph form its format writes, in every spelling.
   f.runs_graphs = [](const std::string& sut) {
     std::string variant;
     const AdapterSutInfo* a = Split(sut, &variant);
     return a != nullptr && a->reads_models;
   };
+  f.reads_models = f.runs_graphs;
   f.list = [family] {
     std::vector<SutListing> all;
     for (const AdapterSutInfo& a : AdapterSuts()) {

@@ -72,10 +72,12 @@ SutFamily ExecAdapterFamily() {
     if (!command.ok()) return command.status();
     return StartAsSut(*command, sut, config);
   };
+  // A model reader runs every graph form its format writes, in every spelling.
   f.runs_graphs = [](const std::string& sut) {
     const ExecAdapter* a = FindExecAdapter(sut);
     return a != nullptr && a->reads_models;
   };
+  f.reads_models = f.runs_graphs;
   f.list = [] {
     std::vector<SutListing> all;
     for (const ExecAdapter& a : ExecAdapters()) {

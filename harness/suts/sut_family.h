@@ -46,6 +46,11 @@ struct SutFamily {
   std::function<bool(const std::string& sut)> runs_graphs = [](const std::string&) {
     return false;
   };
+  // Whether a member reads a model format (harness/models/model_sut.h), known from its name alone:
+  // such members take cases in every spelling.
+  std::function<bool(const std::string& sut)> reads_models = [](const std::string&) {
+    return false;
+  };
   // Adds what a member knows of its own finding to it, for its report and case file (a transform
   // pipeline: its steps and its graphs before and after). Nothing by default.
   std::function<void(Finding& f)> describe_finding = [](Finding&) {};

@@ -49,6 +49,12 @@ bool RunsGraphs(const std::string& sut, const SutConfig& config) {
   return family && family->runs_graphs(spec);
 }
 
+bool ReadsModels(const std::string& sut, const SutConfig& config) {
+  const std::string spec = config.Resolve(sut);
+  const SutFamily* family = FamilyOf(spec);
+  return family && family->reads_models(spec);
+}
+
 void DescribeFinding(Finding& f) {
   if (const SutFamily* family = FamilyOf(f.minimized.sut)) family->describe_finding(f);
 }

@@ -36,6 +36,8 @@ std::vector<std::string> DefaultCaseSuts(uint64_t seed, int64_t index);
 // the name stands for in `config` (a logical name of --sut-map answers as the SUT it maps to),
 // without making the SUT.
 bool RunsGraphs(const std::string& sut, const SutConfig& config = {});
+// Whether `sut` reads a model format (harness/models/model_sut.h), decided the same way.
+bool ReadsModels(const std::string& sut, const SutConfig& config = {});
 
 // Lets the family of the finding's SUT describe it (SutFamily::describe_finding): a transform
 // finding's report and case then show its pipeline and graphs.

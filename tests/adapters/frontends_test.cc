@@ -5,12 +5,14 @@
 // built or installed here.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "core/descriptor.h"
+#include "harness/engine/campaign_cases.h"
 #include "harness/engine/check_case.h"
 #include "harness/exec/exec_adapters.h"
 #include "harness/suts/adapter_suts.h"
@@ -216,6 +218,50 @@ const SpelledCase kTfjsOthers[] = {
 
 TEST(TfjsGraph, SkipsWhatItCannotReadWithAReasonAndFailsWhatItReadsWrong) {
   ExpectVerdicts("tfjs-graph-cpu", kTfjsOthers);
+}
+
+// A campaign of one frontend draws its cases as its format writes them: the directions and
+// spelling values the format writes, and (every SUT reading a model) no case the writer declines,
+// but for the few whose redraws all land on one. Returns how many of `n` cases were spelled.
+int ExpectCampaignDrawsWhatTheFormatWrites(const std::string& sut, const std::string& format,
+                                           int n) {
+  CampaignOptions o;
+  o.suts = {sut};
+  Result<CampaignSpace> space = MakeCampaignSpace(o, o.suts);
+  EXPECT_TRUE(space.ok()) << space.status().message();
+  if (!space.ok()) return 0;
+  const ModelFormat* f = FindModelFormat(format);
+  int spelled = 0, unwritten = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const ConvCase c = DrawCase(o, *space, i).Case();
+    EXPECT_TRUE(std::count(f->directions.begin(), f->directions.end(), c.direction))
+        << DirectionName(c.direction);
+    EXPECT_TRUE(SpellingMask::AllBut(f->unwritten).Allows(c.spelling)) << SpellingText(c.spelling);
+    EXPECT_TRUE(CheckSpelling(c.spelling, c.problem).ok());
+    spelled += c.spelling.plain() ? 0 : 1;
+    unwritten += FormatWrites(*f, c.problem, *c.graph, c.direction, c.spelling).ok() ? 0 : 1;
+  }
+  EXPECT_LE(unwritten, n / 100) << "cases " << format << " does not write";
+  // Beside a SUT that reads buffers nothing is drawn again, but the spellings are still the
+  // format's.
+  o.suts.push_back("direct");
+  space = MakeCampaignSpace(o, o.suts);
+  EXPECT_TRUE(space.ok()) << space.status().message();
+  for (int64_t i = 0; space.ok() && i < n; ++i) {
+    const ConvCase c = DrawCase(o, *space, i).Case();
+    EXPECT_TRUE(SpellingMask::AllBut(f->unwritten).Allows(c.spelling)) << SpellingText(c.spelling);
+  }
+  return spelled;
+}
+
+TEST(OpenCvDnn, ACampaignDrawsForwardCasesInTheSpellingsOnnxWrites) {
+  if (!MakeOrNull("opencv-dnn")) GTEST_SKIP() << "opencv-dnn is not built here";
+  EXPECT_GT(ExpectCampaignDrawsWhatTheFormatWrites("opencv-dnn", "onnx", 400), 200);
+}
+
+TEST(TfjsGraph, ACampaignDrawsOnlyWhatTensorFlowWrites) {
+  if (!MakeOrNull("tfjs-graph-cpu")) GTEST_SKIP() << "tfjs-graph-cpu is not installed here";
+  EXPECT_GT(ExpectCampaignDrawsWhatTheFormatWrites("tfjs-graph-cpu", "tfjs-graph", 400), 200);
 }
 
 TEST(OpenCvDnn, RunsAsAPluginByPathToo) {

@@ -133,26 +133,66 @@ TEST(Spelling, AnIllegalProblemIsRefusedForItselfNotByTheSpellingsShapeMath) {
   EXPECT_NE(valid.message().find("stride"), std::string::npos) << valid.message();
 }
 
-TEST(Spelling, DrawsEveryValueThatFitsAndOnlyThose) {
-  // An ordinary depthwise problem with a bias, and a transposed one: between them every value of
-  // every way fits some draw.
+// Every wish (each way's every value, 480 in all) fitted to problems between which every value of
+// every way fits somewhere.
+std::vector<Spelling> EveryWish() {
+  std::vector<Spelling> wishes{Spelling{}};
+  for (const SpellingField& f : SpellingFields()) {
+    std::vector<Spelling> more;
+    for (const Spelling& w : wishes)
+      for (size_t v = 0; v < f.values.size(); ++v) {
+        Spelling t = w;
+        f.set(t, static_cast<int>(v));
+        more.push_back(t);
+      }
+    wishes = std::move(more);
+  }
+  return wishes;
+}
+
+TEST(Spelling, FitsAWishWhereItFitsAndReachesEveryValue) {
+  ASSERT_EQ(SpellingFields().size(), kSpellingWays);
   const ConvProblem problems[] = {ProblemOf("2d_g3_ic3_oc6_i7x6_k3x3_s2_pb1x0_b"),
-                                  ProblemOf("t2d_ic2_oc3_i4x5_k3x3_s2_p1_op1_b")};
-  std::set<std::string> drawn;
+                                  ProblemOf("t2d_ic2_oc3_i4x5_k3x3_s2_p1_op1_b"),
+                                  ProblemOf("1d_ic2_oc2_i5_k1")};
+  const std::vector<Spelling> wishes = EveryWish();
+  ASSERT_EQ(wishes.size(), 480u);
+  std::set<std::string> fitted;
   for (const ConvProblem& p : problems)
-    for (uint64_t stream = 0; stream < 400; ++stream) {
-      const Spelling s = DrawSpelling(stream, p);
-      EXPECT_EQ(DrawSpelling(stream, p), s);  // a function of the stream
+    for (const Spelling& wish : wishes) {
+      const Spelling s = FitSpelling(wish, p);
       ConvProblem conformed = p;
       ConformToSpelling(s, conformed);
-      EXPECT_TRUE(Validate(conformed).ok());
-      EXPECT_TRUE(CheckSpelling(s, conformed).ok()) << SpellingText(s);
+      ASSERT_TRUE(Validate(conformed).ok());
+      ASSERT_TRUE(CheckSpelling(s, conformed).ok()) << SpellingText(s);
+      // Each way is as wished or plain; a wish that fits as a whole is kept whole.
       for (const SpellingField& f : SpellingFields())
-        drawn.insert(std::string(f.name) + "=" + f.values[static_cast<size_t>(f.get(s))]);
+        EXPECT_TRUE(f.get(s) == f.get(wish) || f.get(s) == 0) << f.name;
+      ConvProblem as_wished = p;
+      ConformToSpelling(wish, as_wished);
+      if (Validate(as_wished).ok() && CheckSpelling(wish, as_wished).ok()) {
+        EXPECT_EQ(s, wish) << SpellingText(wish);
+      }
+      for (const SpellingField& f : SpellingFields())
+        fitted.insert(std::string(f.name) + "=" + f.values[static_cast<size_t>(f.get(s))]);
     }
   for (const SpellingField& f : SpellingFields())
     for (const char* v : f.values)
-      EXPECT_EQ(drawn.count(std::string(f.name) + "=" + v), 1u) << f.name << "=" << v;
+      EXPECT_EQ(fitted.count(std::string(f.name) + "=" + v), 1u) << f.name << "=" << v;
+}
+
+TEST(Spelling, AMaskAllowsPlainAlwaysAndWhatAFormatWrites) {
+  Spelling fused;
+  fused.bias = BiasSpelling::kFused;
+  const SpellingMask onnx = SpellingMask::AllBut(fused);
+  EXPECT_FALSE(onnx.Allows(fused));
+  EXPECT_TRUE(onnx.Allows(SpellingOf("bias=add,pads=same_lower")));
+  EXPECT_TRUE(SpellingMask::PlainOnly().Allows(Spelling{}));
+  EXPECT_FALSE(SpellingMask::PlainOnly().Allows(SpellingOf("norm=identity_batch_norm")));
+  SpellingMask both = onnx;
+  both |= SpellingMask::AllBut(SpellingOf("pads=same_lower"));
+  EXPECT_TRUE(both.Allows(fused));
+  for (const Spelling& w : EveryWish()) EXPECT_TRUE(SpellingMask::All().Allows(w));
 }
 
 }  // namespace

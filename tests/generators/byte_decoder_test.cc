@@ -17,17 +17,35 @@
 namespace convparity {
 namespace {
 
-// The last one runs graphs (its cases may be chains); the harness's own predicate is
-// harness/suts/sut_registry.h RunsGraphs, which unit_tests do not link.
+// The fourth runs graphs (its cases may be chains), the last reads models (chains and spellings);
+// the harness's own predicates are harness/suts/sut_registry.h RunsGraphs and ReadsModels, which
+// unit_tests do not link.
 const std::vector<std::string> kSuts{"direct", "direct-reverse", "known-bug:tvm-9465",
-                                     "transform:legalize"};
-const std::string& kGraphSut = kSuts.back();
+                                     "transform:legalize", "opencv-dnn"};
+const std::string& kGraphSut = kSuts[3];
+const std::string& kModelSut = kSuts[4];
 
 ByteDecoderOptions Options() {
   ByteDecoderOptions o;
   o.suts = kSuts;
-  o.runs_graphs = [](const std::string& sut) { return sut == kGraphSut; };
+  o.runs_graphs = [](const std::string& sut) { return sut == kGraphSut || sut == kModelSut; };
+  o.reads_models = [](const std::string& sut) { return sut == kModelSut; };
   return o;
+}
+
+// A drawn wish fitted to c's problem, which is conformed to it, as a campaign draws a spelling:
+// no auto-pad mode whose pads take the problem over the caps of `o`.
+void Spell(ConvCase& c, Spelling wished, const ByteDecoderOptions& o) {
+  ConvProblem conformed = c.problem;
+  c.spelling = FitSpelling(wished, c.problem);
+  ConformToSpelling(c.spelling, conformed);
+  if (conformed.macs() > o.max_macs) {
+    wished.pads = PadsSpelling::kExplicit;
+    c.spelling = FitSpelling(wished, c.problem);
+    conformed = c.problem;
+    ConformToSpelling(c.spelling, conformed);
+  }
+  c.problem = conformed;
 }
 
 // GenProblem's own caps: every case it draws is one the format must carry.
@@ -102,8 +120,10 @@ RC_GTEST_PROP(ByteDecoder, AnyBytesDecodeToAValidCaseUnderTheCaps, (const std::s
   RC_ASSERT(CheckLimits(c.problem, Limits{}).ok());
   RC_ASSERT(std::find(kSuts.begin(), kSuts.end(), c.sut) != kSuts.end());
   RC_ASSERT(c.expect == Verdict::kPassed && c.note.empty() && !c.transform);
+  RC_ASSERT(c.spelling.plain() || c.sut == kModelSut);
+  RC_ASSERT(CheckSpelling(c.spelling, c.problem).ok());
   if (c.graph == &ChainForm()) {
-    RC_ASSERT(c.sut == kGraphSut);
+    RC_ASSERT(c.sut == kGraphSut || c.sut == kModelSut);
     RC_ASSERT(CheckLimits(ResidualConv(c.problem), Limits{}).ok());
   }
   RC_TAG(c.graph->name);
@@ -121,7 +141,7 @@ RC_GTEST_PROP(ByteDecoder, EveryDecodedChainIsAGraphSutsAndFitsTheCaps, (uint64_
     const ConvCase c = DecodeCase(RandomBytes(prng, 8 + prng.Below(64)), o);
     if (c.graph == &ConvForm()) continue;
     ++chains;
-    RC_ASSERT(c.sut == kGraphSut);
+    RC_ASSERT(c.sut == kGraphSut || c.sut == kModelSut);
     RC_ASSERT(CaseWithinCaps(c, o));
     RC_ASSERT(Validate(ResidualConv(c.problem)).ok());
     RC_ASSERT(CheckLimits(ResidualConv(c.problem), Limits{}).ok());
@@ -138,11 +158,14 @@ RC_GTEST_PROP(ByteDecoder, DecodeOfEncodeIsIdentityOnGeneratedCases, ()) {
   c.seed = *rc::gen::arbitrary<uint64_t>();
   c.sut = *rc::gen::elementOf(kSuts);
   const ByteDecoderOptions o = GeneratorOptions();
+  // Spellings only where the format carries them: a model reader.
+  if (c.sut == kModelSut) Spell(c, *GenSpelling(), o);
   // Chains only where the format carries them: a graph SUT, the whole block under the caps.
   c.graph = &ChainForm();
-  if (c.sut != kGraphSut || !CaseWithinCaps(c, o) || *rc::gen::arbitrary<bool>())
+  if (!o.runs_graphs(c.sut) || !CaseWithinCaps(c, o) || *rc::gen::arbitrary<bool>())
     c.graph = &ConvForm();
   RC_TAG(c.graph->name);
+  RC_TAG(c.spelling.plain() ? "plain" : "spelled");
   const Result<std::string> bytes = EncodeCase(c, o);
   RC_ASSERT(bytes.ok());  // a failure prints the field and the rule
   size_t consumed = 0;
@@ -159,7 +182,8 @@ RC_GTEST_PROP(ByteDecoder, MutatedEncodingsStillDecodeToValidCases, ()) {
   c.problem = *GenProblem();
   c.sut = *rc::gen::elementOf(kSuts);
   const ByteDecoderOptions o = GeneratorOptions();
-  c.graph = c.sut == kGraphSut ? &ChainForm() : &ConvForm();
+  c.graph = o.runs_graphs(c.sut) ? &ChainForm() : &ConvForm();
+  if (c.sut == kModelSut) Spell(c, *GenSpelling(), o);
   if (!CaseWithinCaps(c, o)) c.graph = &ConvForm();
   const Result<std::string> bytes = EncodeCase(c, o);
   RC_ASSERT(bytes.ok());
@@ -170,6 +194,7 @@ RC_GTEST_PROP(ByteDecoder, MutatedEncodingsStillDecodeToValidCases, ()) {
       DecodeCase(mutated.substr(0, *rc::gen::inRange<size_t>(0, mutated.size() + 1)), Options());
   RC_ASSERT(Validate(d.problem).ok());
   RC_ASSERT(CaseWithinCaps(d, Options()));
+  RC_ASSERT(CheckSpelling(d.spelling, d.problem).ok());
 }
 
 // Every feature the generators reach is reachable from random bytes, and not rarely: a fuzzer
@@ -228,6 +253,11 @@ TEST(ByteDecoder, RandomBytesReachEveryFeature) {
     features[std::string("fill ") + FillName(f)] = [f](const ConvCase& c) { return c.fill == f; };
   for (const std::string& s : kSuts)
     features["sut " + s] = [s](const ConvCase& c) { return c.sut == s; };
+  for (const SpellingField& f : SpellingFields())
+    for (size_t v = 1; v < f.values.size(); ++v)
+      features[std::string("spelled ") + f.name + "=" + f.values[v]] = [&f, v](const ConvCase& c) {
+        return f.get(c.spelling) == static_cast<int>(v);
+      };
 
   std::map<std::string, int> seen;
   Prng prng(20261122);
@@ -239,6 +269,74 @@ TEST(ByteDecoder, RandomBytesReachEveryFeature) {
   }
   for (const auto& [name, has] : features)
     EXPECT_GE(seen[name], 5) << name << " in " << kInputs << " random inputs";
+}
+
+// The spelling is the very last choice, made for model readers only: an input that ends before it
+// is plainly spelled, and so were the stored inputs from before spellings. An auto-pad mode's pads
+// are the problem's once decoded, whatever pads the recipe drew.
+TEST(ByteDecoder, TheSpellingIsTheLastChoiceAndFitsTheProblem) {
+  ConvCase c;
+  c.sut = kModelSut;
+  c.problem.in_channels = 2;
+  c.problem.out_channels = 4;
+  c.problem.bias = true;
+  c.problem.kernel = {3, 1, 1};
+  c.problem.stride = {2, 1, 1};
+  c.problem.input = {8, 1, 1};
+  c.problem.pad_end = {1, 0, 0};  // SAME_UPPER's: 7 + 3 − 8 = 1 in all, at the end
+  const Result<std::string> plain = EncodeCase(c, Options());
+  ASSERT_TRUE(plain.ok()) << plain.status().message();
+  c.spelling.pads = PadsSpelling::kSameUpper;
+  c.spelling.bias = BiasSpelling::kAdd;
+  const Result<std::string> spelled = EncodeCase(c, Options());
+  ASSERT_TRUE(spelled.ok()) << spelled.status().message();
+  // They differ in the spelling's bytes only, the plain one's zeros that an input may leave out.
+  ASSERT_EQ(spelled->size(), plain->size());
+  size_t k = 0;
+  while (k < plain->size() && (*plain)[k] == (*spelled)[k]) ++k;
+  ASSERT_LT(k, plain->size());
+  EXPECT_EQ(plain->substr(k), std::string(plain->size() - k, '\0'));
+  EXPECT_LE(plain->size() - k, kSpellingWays);  // a byte per way at most
+  EXPECT_EQ(DecodeCase(*spelled, Options()), c);
+  ConvCase plainly = c;
+  plainly.spelling = Spelling{};
+  EXPECT_EQ(DecodeCase(plain->substr(0, k), Options()), plainly);
+  const std::string wish = spelled->substr(k);
+
+  // The same wish after a problem with other pads: SAME_UPPER's pads replace them.
+  ConvCase padded = c;
+  padded.spelling = Spelling{};
+  padded.problem.pad_begin = {2, 0, 0};
+  const Result<std::string> other = EncodeCase(padded, Options());
+  ASSERT_TRUE(other.ok()) << other.status().message();
+  ASSERT_EQ(other->size(), plain->size());
+  EXPECT_EQ(DecodeCase(other->substr(0, k) + wish, Options()), c);
+
+  // A wish that does not fit is dropped way by way: no bias, so no bias=add.
+  ConvCase unbiased = c;
+  unbiased.problem.bias = false;
+  unbiased.spelling = Spelling{};
+  const Result<std::string> no_bias = EncodeCase(unbiased, Options());
+  ASSERT_TRUE(no_bias.ok());
+  EXPECT_EQ(SpellingText(DecodeCase(no_bias->substr(0, k) + wish, Options()).spelling),
+            "pads=same_upper");
+
+  // Only model readers are spelled, and only as the problem allows.
+  ConvCase kernel = c;
+  kernel.sut = kSuts[0];
+  kernel.graph = &ConvForm();
+  EXPECT_EQ(EncodeCase(kernel, Options()).status().message(),
+            "spelling: the byte format carries spellings only for SUTs that read models, not "
+            "'direct'");
+  ConvCase first;
+  first.sut = kSuts[0];
+  const Result<std::string> unspelled = EncodeCase(first, Options());
+  ASSERT_TRUE(unspelled.ok());
+  EXPECT_TRUE(DecodeCase(*unspelled + wish, Options()).spelling.plain());
+  ConvCase unfit = c;
+  unfit.spelling.pads = PadsSpelling::kSameLower;
+  EXPECT_NE(EncodeCase(unfit, Options()).status().message().find("spelling: pads=same_lower"),
+            std::string::npos);
 }
 
 // The graph form is the last choice, made for graph SUTs only: an input that ends before it decodes

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -447,6 +448,49 @@ TEST(ProblemGen, AnyFailureShrinksToThePlainestProblem) {
   ConvProblem plain;
   plain.rank = 1;
   EXPECT_EQ(min, plain) << "after " << steps << " steps";
+}
+
+// ---- Spellings --------------------------------------------------------------------------------
+
+TEST(SpellingGen, DrawsWhatTheMaskAllowsEachWayPlainAboutHalfTheTime) {
+  Spelling unwritten;
+  unwritten.pads = PadsSpelling::kSameLower;
+  unwritten.bias = BiasSpelling::kFused;
+  const rc::Gen<Spelling> gen = GenSpelling(SpellingMask::AllBut(unwritten));
+  rc::Random random(20261128);
+  constexpr int kDraws = 4000;
+  std::map<std::string, int> drawn;
+  for (int i = 0; i < kDraws; ++i) {
+    const Spelling s = gen(random.split(), rc::kNominalSize).value();
+    for (const SpellingField& f : SpellingFields())
+      ++drawn[std::string(f.name) + "=" + f.values[static_cast<size_t>(f.get(s))]];
+  }
+  EXPECT_EQ(drawn.count("pads=same_lower"), 0u);
+  EXPECT_EQ(drawn.count("bias=fused"), 0u);
+  for (const SpellingField& f : SpellingFields()) {
+    const int plain = drawn[std::string(f.name) + "=" + f.values[0]];
+    EXPECT_NEAR(plain, kDraws / 2, kDraws / 10) << f.name;
+    for (size_t v = 1; v < f.values.size(); ++v)
+      if (f.get(unwritten) != static_cast<int>(v)) {
+        EXPECT_GT(drawn[std::string(f.name) + "=" + f.values[v]], kDraws / 10) << f.values[v];
+      }
+  }
+  // Only plain when nothing else is allowed.
+  const rc::Gen<Spelling> plain_only = GenSpelling(SpellingMask::PlainOnly());
+  for (int i = 0; i < 100; ++i)
+    EXPECT_TRUE(plain_only(random.split(), rc::kNominalSize).value().plain());
+}
+
+TEST(SpellingGen, AWishShrinksToThePlainSpelling) {
+  rc::Random random(5);
+  rc::Shrinkable<Spelling> s = GenSpelling()(random.split(), rc::kNominalSize);
+  while (s.value().plain()) s = GenSpelling()(random.split(), rc::kNominalSize);
+  for (int steps = 0; steps < 100; ++steps) {  // always failing: take the first shrink
+    rc::Maybe<rc::Shrinkable<Spelling>> next = s.shrinks().next();
+    if (!next) break;
+    s = std::move(*next);
+  }
+  EXPECT_TRUE(s.value().plain()) << SpellingText(s.value());
 }
 
 }  // namespace
