@@ -10,8 +10,9 @@ const std::vector<ModelFormat>& ModelFormats() {
       {"onnx", OnnxModel,
        [](const std::string& model) -> Result<ModelFiles> {
          return ModelFiles{{"model.onnx", model}};
-       }},
-      {"tfjs-graph", TfGraphModel, TfGraphModelFiles},
+       },
+       OnnxModelWithWeightInputs},
+      {"tfjs-graph", TfGraphModel, TfGraphModelFiles, nullptr},
   };
   return formats;
 }
