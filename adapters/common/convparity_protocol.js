@@ -1,7 +1,7 @@
 // The child's side of convparity's process protocol, version 1 (harness/exec/PROTOCOL.md), for
 // Node.js with no dependency.
 //
-//   serve({name, version, directions, capabilities, modelFormat, compute})
+//   serve({name, version, directions, capabilities, modelFormat, modelWeights, compute})
 //
 // answers convparity's hello, then every `run` request until stdin closes. compute(request,
 // inputs, model) gets the request header and its input buffers as {name: Float32Array} (PyTorch's
@@ -11,6 +11,8 @@
 // With modelFormat ('onnx', 'tfjs-graph'), the child reads models (PROTOCOL.md, "Models"): `model`
 // is the model's bytes (a Uint8Array), inputs.input its input, and compute may return {shape}
 // instead of values when the stack computed a result of another shape than request.result.shape.
+// With modelWeights 'inputs' too, the model's weights are its inputs after x: inputs holds each
+// under its name in the model (request.inputs lists them, in the model's order, with their shapes).
 // compute may also return {values, implementation}: the values and one line saying what the stack
 // ran (the answer's "implementation").
 //
@@ -146,7 +148,7 @@ async function answer(request, inputs, model, compute) {
 }
 
 async function serve({name, version, directions, capabilities = null, modelFormat = null,
-                      compute}) {
+                      modelWeights = null, compute}) {
   const input = new Input();
   const hello = input.line();
   if (hello === null) return 0;
@@ -157,6 +159,7 @@ async function serve({name, version, directions, capabilities = null, modelForma
   }
   const ours = {type: 'hello', protocol: PROTOCOL_VERSION, name, version, directions, capabilities};
   if (modelFormat) ours.model_format = modelFormat;
+  if (modelWeights) ours.model_weights = modelWeights;
   send(ours);
   for (;;) {
     const line = input.line();

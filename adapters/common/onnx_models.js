@@ -2,16 +2,24 @@
 // or onnxruntime-web, which share their API) reading the ONNX models convparity writes of each
 // case (harness/exec/PROTOCOL.md, "Models"), forward, every spelling and graph form.
 //
-//   serveOnnxModels({ort, name, version, sessionOptions, reportOptimized})
+//   serveOnnxModels({ort, name, version, sessionOptions, reportOptimized, weightsAsInputs,
+//                    declines})
 //
-// A session is made from each model's bytes and released after its run. With reportOptimized
+// By default the weights are constants of the model, as in a deployed one, and a session is made
+// from each model's bytes and released after its run. With weightsAsInputs the hello asks for the
+// weights as the model's inputs: a model's bytes then depend on the case's problem, graph form and
+// spelling alone, and sessions are cached by them (the least recently used of kMaxCachedSessions
+// released), so that one session serves every case of a model. With reportOptimized
 // (onnxruntime-node, which can write the model its optimizer made), each answer says which ops
 // the optimized graph runs ("implementation": "com.microsoft.nchwc:Conv ReorderInput …", sorted):
 // which rewrites fired, counted in the campaign's summary. What ONNX Runtime refuses
 // with a status (a model its loader or a kernel's checks do not take: "Dilation not supported for
 // AutoPadType", an output shape it computes otherwise) is a decline with its message, the node's
 // name left out so that the summary counts refusals by reason; a crash of the process stays a
-// crash.
+// crash. declines(request) may decline a case up front: a reason, or '' to run it.
+//
+// $CONVPARITY_SESSION_LOG names a file that gets one line per session made: how the tests see a
+// session reused without timing it.
 'use strict';
 
 const fs = require('fs');
@@ -85,36 +93,76 @@ function sameShape(a, b) {
   return a.length === b.length && a.every((d, i) => Number(d) === b[i]);
 }
 
-function serveOnnxModels({ort, name, version, sessionOptions, reportOptimized = false}) {
+const kMaxCachedSessions = 64;
+
+function serveOnnxModels({ort, name, version, sessionOptions, reportOptimized = false,
+                          weightsAsInputs = false, declines = () => ''}) {
   const optimized = path.join(os.tmpdir(), `convparity-${name}-${process.pid}.onnx`);
   const options = reportOptimized ? {...sessionOptions, optimizedModelFilePath: optimized}
                                   : sessionOptions;
-  async function compute(request, inputs, model) {
-    if (!model) throw new Error('a model reader got a run without a model');
+  const sessionLog = process.env.CONVPARITY_SESSION_LOG;
+  // A session of `model` and the ops it runs.
+  async function made(model) {
     let session;
     try {
       session = await ort.InferenceSession.create(model, options);
     } catch (e) {
       throw refusal(e);  // the loader checks the model against its kernels
     }
+    if (sessionLog) fs.appendFileSync(sessionLog, `${name}: a session of ${model.length} bytes\n`);
     let implementation = '';
     if (reportOptimized) {
       implementation = graphOps(fs.readFileSync(optimized));
       fs.rmSync(optimized, {force: true});
     }
+    return {session, implementation};
+  }
+  const cached = new Map();  // model bytes (latin1) → made(model), least recently used first
+  async function sessionOf(model) {
+    if (!weightsAsInputs) return made(model);
+    const key = Buffer.from(model.buffer, model.byteOffset, model.length).toString('latin1');
+    let entry = cached.get(key);
+    if (entry) {
+      cached.delete(key);  // set again below as the most recently used
+    } else {
+      entry = await made(model);
+      if (cached.size >= kMaxCachedSessions) {
+        const [oldest, old] = cached.entries().next().value;
+        cached.delete(oldest);
+        await old.session.release();
+      }
+    }
+    cached.set(key, entry);
+    return entry;
+  }
+  async function compute(request, inputs, model) {
+    if (!model) throw new Error('a model reader got a run without a model');
+    const reason = declines(request);
+    if (reason) throw new Unsupported(reason);
+    const {session, implementation} = await sessionOf(model);
     try {
-      const x = new ort.Tensor('float32', inputs.input, request.inputs[0].shape);
-      const y = (await session.run({x})).y;
+      // x, then (weightsAsInputs) the weights, each by its name in the model.
+      const feeds = {x: new ort.Tensor('float32', inputs.input, request.inputs[0].shape)};
+      for (const b of request.inputs.slice(1))
+        feeds[b.name] = new ort.Tensor('float32', inputs[b.name], b.shape);
+      const y = (await session.run(feeds)).y;
       if (!sameShape(y.dims, request.result.shape)) return {shape: y.dims.map(Number)};
       const values = Float32Array.from(y.data);
       return reportOptimized ? {values, implementation} : values;
     } catch (e) {
       throw refusal(e);
     } finally {
-      await session.release();
+      if (!weightsAsInputs) await session.release();
     }
   }
-  return serve({name, version, directions: ['fwd'], modelFormat: 'onnx', compute});
+  return serve({
+    name,
+    version,
+    directions: ['fwd'],
+    modelFormat: 'onnx',
+    modelWeights: weightsAsInputs ? 'inputs' : null,
+    compute,
+  });
 }
 
 module.exports = {serveOnnxModels};

@@ -65,11 +65,15 @@ const std::vector<ExecAdapter>& ExecAdapters() {
        0,
        /*reads_models=*/true},
       {"onnxruntime",
-       "ONNX Runtime (onnxruntime-node), graph optimizations disabled (adapters/onnxruntime)",
+       "ONNX Runtime (onnxruntime-node), graph optimizations disabled, as a frontend: the ONNX "
+       "models convparity writes, in every spelling, convolutions and chains, the weights as "
+       "inputs so that one session serves every case of a model (adapters/onnxruntime)",
        "node",
        "onnxruntime/ort_sut.js",
        {"disabled"},
-       "onnxruntime/node_modules/onnxruntime-node"},
+       "onnxruntime/node_modules/onnxruntime-node",
+       0,
+       /*reads_models=*/true},
       {"onnxruntime-opt",
        "ONNX Runtime (onnxruntime-node) as a frontend: the ONNX models convparity writes, in every "
        "spelling, convolutions and chains, graph optimization level all: constant weights, "

@@ -55,7 +55,8 @@ std::string ChildHello::Text() const {
           ? ", declaring " + PrintableLine(CapabilitiesToJson(capabilities).dump(), kMaxShownBytes)
           : "";
   return name + (version.empty() ? "" : " " + version) + " (" + dirs + declared +
-         (model_format.empty() ? "" : ", reading " + model_format + " models") + ")";
+         (model_format.empty() ? "" : ", reading " + model_format + " models") +
+         (model_weights == ModelWeights::kInputs ? ", their weights as inputs" : "") + ")";
 }
 
 std::string PrintableLine(const std::string& text, size_t max_bytes) {
@@ -111,6 +112,22 @@ Result<ChildHello> ParseChildHello(const std::string& line) {
     return Status::Invalid("the child's \"model_format\" is '" + PrintableLine(*format, 40) +
                            "'; convparity writes " + ModelFormatList());
   hello.model_format = *format;
+  if (j.contains("model_weights")) {
+    Result<std::string> weights = StringField(j, "model_weights", kMaxNameBytes, false);
+    if (!weights.ok()) return weights.status();
+    if (*weights != kModelWeightsNames[0] && *weights != kModelWeightsNames[1])
+      return Status::Invalid("the child's \"model_weights\" is '" + PrintableLine(*weights, 40) +
+                             "'; convparity writes a model's weights as constants or inputs");
+    if (*weights == kModelWeightsNames[1]) {
+      const std::string said = "the child's \"model_weights\" is 'inputs'";
+      if (hello.model_format.empty())
+        return Status::Invalid(said + " but it names no \"model_format\"");
+      if (!WritesWeightInputs(hello.model_format))
+        return Status::Invalid(said + ", which convparity does not write in " + hello.model_format +
+                               " models");
+      hello.model_weights = ModelWeights::kInputs;
+    }
+  }
   if (j.contains("capabilities")) {
     Result<Capabilities> caps = CapabilitiesFromJson(j["capabilities"], "the child's capabilities");
     if (!caps.ok()) return caps.status();
@@ -173,10 +190,12 @@ json RunRequestJson(uint64_t id, const ConvProblem& p, Direction d, const Spelli
 
 json ModelRequestJson(uint64_t id, const ConvProblem& p, Direction d, const Spelling& spelling,
                       const std::string& format, size_t model_bytes, const Shape& input_shape,
-                      const Shape& output_shape) {
+                      const Shape& output_shape, const std::vector<ModelWeightInput>& weights) {
   json request = RunRequestJson(id, p, d, spelling);
   request["model"] = {{"format", format}, {"size", model_bytes}};
   request["inputs"] = json::array({BufferJson({"input", input_shape})});
+  for (const ModelWeightInput& w : weights)
+    request["inputs"].push_back(BufferJson({w.name, w.shape}));
   request["result"] = BufferJson({"output", output_shape});
   return request;
 }

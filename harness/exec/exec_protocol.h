@@ -13,6 +13,7 @@
 #include "core/conv_problem.h"
 #include "core/spelling.h"
 #include "core/status.h"
+#include "harness/models/model_formats.h"
 
 namespace convparity {
 
@@ -32,12 +33,15 @@ struct ChildHello {
   // frontend, which convparity hands each case as a model (PROTOCOL.md, "Models"); "" computes
   // from buffers.
   std::string model_format;
+  // How it wants the model's weights ("model_weights": "constants", the default, or "inputs":
+  // after the model's input, their buffers in each run; only for a format that writes them so).
+  ModelWeights model_weights = ModelWeights::kConstants;
 
   bool Implements(Direction d) const;
   bool operator==(const ChildHello& o) const {
     return name == o.name && version == o.version && directions == o.directions &&
            CapabilitiesToJson(capabilities) == CapabilitiesToJson(o.capabilities) &&
-           model_format == o.model_format;
+           model_format == o.model_format && model_weights == o.model_weights;
   }
   // "name version (fwd, bwd_data)", and ", declaring [...]" (shortened) when it declares.
   std::string Text() const;
@@ -60,12 +64,14 @@ ProtocolBuffer RequestResult(const ConvProblem& p, Direction d);
 nlohmann::json RunRequestJson(uint64_t id, const ConvProblem& p, Direction d,
                               const Spelling& spelling = {});
 // The header of a `run` request to a model reader: the model's input (`input_shape`) follows it,
-// then the `model_bytes` of the model in `format`; the result is the model's output
-// (`output_shape`).
+// then its weight inputs' buffers (`weights`, in the model's order: a child that asked for the
+// weights as inputs), then the `model_bytes` of the model in `format`; the result is the model's
+// output (`output_shape`).
 nlohmann::json ModelRequestJson(uint64_t id, const ConvProblem& p, Direction d,
                                 const Spelling& spelling, const std::string& format,
                                 size_t model_bytes, const Shape& input_shape,
-                                const Shape& output_shape);
+                                const Shape& output_shape,
+                                const std::vector<ModelWeightInput>& weights = {});
 inline constexpr size_t kMaxModelBytes = size_t{256} << 20;
 
 struct ChildAnswer {

@@ -161,7 +161,8 @@ Status ExecSut::RunSpelled(const ConvProblem& p, Direction d, const Spelling& s,
 
 Status ExecSut::RunModel(const ConvProblem& p, Direction d, const Spelling& spelling,
                          const std::string& model, const float* input, const Shape& input_shape,
-                         float* output, const Shape& output_shape, Shape* result_shape) {
+                         const std::vector<ModelWeightInput>& weights, float* output,
+                         const Shape& output_shape, Shape* result_shape) {
   result_shape->clear();
   if (hello_.model_format.empty()) return Status::Internal(hello_.name + " reads no models");
   if (!hello_.Implements(d))
@@ -173,14 +174,15 @@ Status ExecSut::RunModel(const ConvProblem& p, Direction d, const Spelling& spel
   const Clock::time_point deadline = After(options_.answer_seconds);
   const uint64_t id = next_id_++;
   const std::string header = ModelRequestJson(id, p, d, spelling, hello_.model_format, model.size(),
-                                              input_shape, output_shape)
+                                              input_shape, output_shape, weights)
                                  .dump() +
                              "\n";
-  Result<ChildAnswer> answer =
-      Ask(id, header,
-          {{input, static_cast<size_t>(NumElements(input_shape)) * sizeof(float)},
-           {model.data(), model.size()}},
-          output_shape, deadline);
+  std::vector<std::pair<const void*, size_t>> payload = {
+      {input, static_cast<size_t>(NumElements(input_shape)) * sizeof(float)}};
+  for (const ModelWeightInput& w : weights)
+    payload.push_back({w.values.data(), w.values.size() * sizeof(float)});
+  payload.push_back({model.data(), model.size()});
+  Result<ChildAnswer> answer = Ask(id, header, payload, output_shape, deadline);
   if (!answer.ok()) return answer.status();
   if (!answer->shape.empty() && answer->shape != output_shape) {
     *result_shape = answer->shape;

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/conv_problem.h"
 #include "core/status.h"
@@ -46,13 +47,14 @@ class ExecSut : public ConvSut {
   // Run with the case's spelling in the request (PROTOCOL.md), for a child that writes a model.
   Status RunSpelled(const ConvProblem& p, Direction direction, const Spelling& spelling,
                     const ConvBuffers& buffers) override;
-  // A model reader's run (its hello named a model_format): `model` and its input "x"
-  // (`input_shape`) go to the child, its result comes into `output` (`output_shape`), or only the
-  // other shape it computed into `result_shape` (left empty when it computed the requested one).
-  // Statuses as Run's.
+  // A model reader's run (its hello named a model_format): `model`, its input "x" (`input_shape`)
+  // and its weight inputs (`weights`, for a child that asked for them) go to the child, its result
+  // comes into `output` (`output_shape`), or only the other shape it computed into `result_shape`
+  // (left empty when it computed the requested one). Statuses as Run's.
   Status RunModel(const ConvProblem& p, Direction d, const Spelling& spelling,
                   const std::string& model, const float* input, const Shape& input_shape,
-                  float* output, const Shape& output_shape, Shape* result_shape);
+                  const std::vector<ModelWeightInput>& weights, float* output,
+                  const Shape& output_shape, Shape* result_shape);
 
   const Capabilities& capabilities() const override { return hello_.capabilities; }
   // What the child said it ran in its last ok answer ("implementation").

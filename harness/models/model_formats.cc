@@ -24,10 +24,11 @@ const std::vector<ModelFormat>& ModelFormats() {
        OnnxModel,
        [](const std::string& model) -> Result<ModelFiles> {
          return ModelFiles{{"model.onnx", model}};
-       }},
+       },
+       OnnxModelWithWeightInputs},
       {"tfjs-graph", AllDirections(),
        Spelled([](Spelling& s) { s.pads = PadsSpelling::kSameLower; }), TfGraphModel,
-       TfGraphModelFiles},
+       TfGraphModelFiles, nullptr},
   };
   return formats;
 }

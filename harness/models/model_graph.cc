@@ -1,5 +1,6 @@
 #include "harness/models/model_graph.h"
 
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -31,6 +32,27 @@ Result<Graph> BindModelConstants(Graph graph, const std::string& input_var,
   }
   CP_RETURN_IF_ERROR(graph_pass::FoldConstantsExcept(graph, keep));
   return graph;
+}
+
+Result<WeightInputsGraph> BindModelWeightInputs(
+    Graph graph, const std::string& input_var, const CaseBuffers& buffers,
+    const std::function<bool(const Graph&, int)>& keep) {
+  std::set<std::string> vars;
+  for (const Node& n : graph.nodes)
+    if (n.op == OpKind::kVar) vars.insert(n.name);
+  Result<Graph> bound = BindModelConstants(std::move(graph), input_var, buffers, keep);
+  if (!bound.ok()) return bound.status();
+  WeightInputsGraph out{std::move(bound).value(), {}};
+  for (size_t i = 0; i < out.graph.nodes.size(); ++i) {
+    Node& n = out.graph.nodes[i];
+    if (n.op != OpKind::kConst) continue;
+    n.op = OpKind::kVar;
+    if (vars.count(n.name) == 0) n.name = "v" + std::to_string(i);  // folded ("folded3")
+    out.weights.push_back({n.name, n.shape, std::move(n.value.values)});
+    n.value = HostTensor{};
+  }
+  CP_RETURN_IF_ERROR(InferShapes(out.graph));
+  return out;
 }
 
 Result<Graph> ModelGraph(const ConvProblem& p, const GraphForm& form, Direction d,

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "core/case_graphs.h"
 #include "core/conv_problem.h"
@@ -13,6 +14,7 @@
 #include "core/spelling.h"
 #include "core/status.h"
 #include "core/sut.h"
+#include "harness/models/model_formats.h"
 #include "kernels/graph/passes.h"
 
 namespace convparity {
@@ -39,6 +41,19 @@ Result<Graph> ModelGraph(const ConvProblem& p, const GraphForm& form, Direction 
 Result<Graph> BindModelConstants(Graph graph, const std::string& input_var,
                                  const CaseBuffers& buffers,
                                  const std::function<bool(const Graph&, int)>& keep);
+
+// BindModelConstants' graph with its weights as inputs (ModelWeights::kInputs): every constant
+// it leaves (each holds case values: neither the forms nor ModelGraph add constants of their own)
+// a var again, named as its var when it is one unchanged ("w"), else "v<index>" as the writers
+// name values, and the constants' values in graph order. The graph and so the model written of it
+// depend on the case's problem, form, direction and spelling, not on its values.
+struct WeightInputsGraph {
+  Graph graph;
+  std::vector<ModelWeightInput> weights;
+};
+Result<WeightInputsGraph> BindModelWeightInputs(Graph graph, const std::string& input_var,
+                                                const CaseBuffers& buffers,
+                                                const std::function<bool(const Graph&, int)>& keep);
 
 // The var a model of direction d reads as its input (x; grad_output backward-data): every other
 // var the case reads is a constant of the model holding the case's values.

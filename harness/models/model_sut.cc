@@ -11,14 +11,23 @@ GraphRun ModelSut::RunGraph(const ConvProblem& p, const GraphForm& form, Directi
                             const Spelling& spelling, const CaseBuffers& buffers) {
   const ModelFormat* format = FindModelFormat(format_);
   if (format == nullptr) return Status::Internal("no writer of the model format " + format_);
-  Result<std::string> model = format->write(p, form, d, spelling, buffers);
-  if (!model.ok()) return model.status();
   ModelRun run;
+  if (weights_ == ModelWeights::kInputs) {
+    if (format->write_weight_inputs == nullptr)
+      return Status::Internal("the " + format_ + " writer makes no weight inputs");
+    Result<WeightInputsModel> model = format->write_weight_inputs(p, form, d, spelling, buffers);
+    if (!model.ok()) return model.status();
+    run.model = std::move(model->model);
+    run.weights = std::move(model->weights);
+  } else {
+    Result<std::string> model = format->write(p, form, d, spelling, buffers);
+    if (!model.ok()) return model.status();
+    run.model = std::move(model).value();
+  }
   run.problem = &p;
   run.direction = d;
   run.spelling = &spelling;
   run.format = format_;
-  run.model = std::move(model).value();
   // The model's input: one of the case's vars (x; backward-data's grad_output).
   const std::string input = ModelInputVar(d);
   for (const CaseVar& v : CaseVars(form, p, d))

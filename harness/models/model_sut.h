@@ -6,9 +6,11 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "core/capabilities.h"
 #include "core/sut.h"
+#include "harness/models/model_formats.h"
 
 namespace convparity {
 
@@ -19,8 +21,10 @@ struct ModelRun {
   const Spelling* spelling = nullptr;
   std::string format;            // "onnx", "tfjs-graph" (model_formats.h)
   std::string model;             // the model file
-  const float* input = nullptr;  // the model's one input (model_graph.h ModelInputVar)
+  const float* input = nullptr;  // the model's input x (model_graph.h ModelInputVar)
   Shape input_shape;             // as the model declares it: the problem's memory layout
+  // ModelWeights::kInputs: the model's other inputs, in its order, with the case's values.
+  std::vector<ModelWeightInput> weights;
   float* output = nullptr;
   Shape output_shape;  // as the model declares its result "y"
   // What the stack says it computed; empty: it did not say (taken to be output_shape).
@@ -34,10 +38,13 @@ using ModelRunner = std::function<Status(ModelRun& run)>;
 class ModelSut : public Sut {
  public:
   // `version`: what the stack says it is (a plugin's name, a child's hello), for summaries.
+  // `weights`: how the stack wants the model's weights (the format must write them so).
   ModelSut(std::string name, std::string format, ModelRunner runner, std::string version,
-           Capabilities capabilities = {}, std::function<RunNotes()> notes = {})
+           Capabilities capabilities = {}, std::function<RunNotes()> notes = {},
+           ModelWeights weights = ModelWeights::kConstants)
       : name_(std::move(name)),
         format_(std::move(format)),
+        weights_(weights),
         runner_(std::move(runner)),
         version_(std::move(version)),
         capabilities_(std::move(capabilities)),
@@ -57,6 +64,7 @@ class ModelSut : public Sut {
  private:
   std::string name_;
   std::string format_;
+  ModelWeights weights_;
   ModelRunner runner_;
   std::string version_;
   Capabilities capabilities_;

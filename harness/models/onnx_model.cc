@@ -4,8 +4,10 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <algorithm>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <vector>
 
 #include "harness/models/model_graph.h"
@@ -41,6 +43,10 @@ class OnnxWriter {
       CP_RETURN_IF_ERROR(Emit(n, norm ? name + "_conv" : name, n == conv));
       if (norm) IdentityNorm(n, name);
     }
+    // %x first, then any weights as inputs in graph order (WeightInputsModel's order).
+    std::stable_partition(vars_.begin(), vars_.end(),
+                          [&](int i) { return graph_.node(i).name == kInputVar; });
+    for (int i : vars_) Info(g_->add_input(), graph_.node(i).name, graph_.node(i).shape);
     Info(g_->add_output(), "y", graph_.node(out).shape);
     std::string bytes;
     if (!model_.SerializeToString(&bytes))
@@ -56,7 +62,7 @@ class OnnxWriter {
     switch (n.op) {
       case OpKind::kVar:
         names_[static_cast<size_t>(i)] = n.name;
-        Info(g_->add_input(), n.name, n.shape);
+        vars_.push_back(i);
         return Status::Ok();
       case OpKind::kConst:
         FloatInitializer(name, n.value);
@@ -234,14 +240,18 @@ class OnnxWriter {
   const Graph& graph_;
   const Spelling& spelling_;
   std::vector<std::string> names_;  // each node's ONNX value
+  std::vector<int> vars_;           // the graph's inputs
   onnx::ModelProto model_;
   onnx::GraphProto* g_ = nullptr;
 };
 
-}  // namespace
-
-Result<std::string> OnnxModel(const ConvProblem& p, const GraphForm& form, Direction direction,
-                              const Spelling& spelling, const CaseBuffers& buffers) {
+// The case's model graph in ONNX's layouts, and which of its nodes over constants stay nodes.
+struct OnnxGraph {
+  Graph graph;
+  std::function<bool(const Graph&, int)> keep;
+};
+Result<OnnxGraph> OnnxGraphOf(const ConvProblem& p, const GraphForm& form, Direction direction,
+                              const Spelling& spelling) {
   if (direction != Direction::kForward)
     return Status::Unsupported("an ONNX model computes the forward direction only");
   if (spelling.bias == BiasSpelling::kFused)
@@ -254,14 +264,42 @@ Result<std::string> OnnxModel(const ConvProblem& p, const GraphForm& form, Direc
   // (not the bias's, rank 1) stays for depthwise=multiplier.
   const bool keep_transposes = spelling.weight == WeightSpelling::kTransposed;
   const bool keep_reshapes = spelling.depthwise == DepthwiseSpelling::kMultiplier;
-  Result<Graph> bound =
-      BindModelConstants(std::move(*graph), kInputVar, buffers, [&](const Graph& g, int i) {
-        const Node& n = g.node(i);
-        if (n.op == OpKind::kLayoutTransform || n.op == OpKind::kTranspose) return keep_transposes;
-        return n.op == OpKind::kReshape && keep_reshapes && g.node(n.inputs[0]).shape.size() > 1;
-      });
+  return OnnxGraph{std::move(graph).value(), [=](const Graph& g, int i) {
+                     const Node& n = g.node(i);
+                     if (n.op == OpKind::kLayoutTransform || n.op == OpKind::kTranspose)
+                       return keep_transposes;
+                     return n.op == OpKind::kReshape && keep_reshapes &&
+                            g.node(n.inputs[0]).shape.size() > 1;
+                   }};
+}
+
+}  // namespace
+
+Result<std::string> OnnxModel(const ConvProblem& p, const GraphForm& form, Direction direction,
+                              const Spelling& spelling, const CaseBuffers& buffers) {
+  Result<OnnxGraph> g = OnnxGraphOf(p, form, direction, spelling);
+  if (!g.ok()) return g.status();
+  Result<Graph> bound = BindModelConstants(std::move(g->graph), kInputVar, buffers, g->keep);
   if (!bound.ok()) return bound.status();
   return OnnxWriter(*bound, spelling).Write();
+}
+
+Result<WeightInputsGraph> OnnxWeightInputsGraph(const ConvProblem& p, const GraphForm& form,
+                                                Direction direction, const Spelling& spelling,
+                                                const CaseBuffers& buffers) {
+  Result<OnnxGraph> g = OnnxGraphOf(p, form, direction, spelling);
+  if (!g.ok()) return g.status();
+  return BindModelWeightInputs(std::move(g->graph), kInputVar, buffers, g->keep);
+}
+
+Result<WeightInputsModel> OnnxModelWithWeightInputs(const ConvProblem& p, const GraphForm& form,
+                                                    Direction direction, const Spelling& spelling,
+                                                    const CaseBuffers& buffers) {
+  Result<WeightInputsGraph> g = OnnxWeightInputsGraph(p, form, direction, spelling, buffers);
+  if (!g.ok()) return g.status();
+  Result<std::string> model = OnnxWriter(g->graph, spelling).Write();
+  if (!model.ok()) return model.status();
+  return WeightInputsModel{std::move(model).value(), std::move(g->weights)};
 }
 
 Status CheckOnnxModel(const std::string& model) {

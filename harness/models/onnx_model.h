@@ -8,6 +8,11 @@
 // BatchNormalization after it, and its weight's transposes stay nodes (weight=transposed) or are
 // folded into the initializer (weight=constant; a multiplier weight's Reshape stays, and a
 // Transpose after it with it). Forward only: ONNX has no gradient operators.
+//
+// With the weights as inputs (OnnxModelWithWeightInputs), each initializer of case values is a
+// graph input after %x instead, the same graph otherwise: the spelling's nodes stay (a weight's
+// Transpose, a multiplier weight's Reshape), as do the constants that are no case data (the
+// identity BatchNormalization's, the int64 operands of Reshape, Pad, …).
 #pragma once
 
 #include <map>
@@ -18,6 +23,8 @@
 #include "core/spelling.h"
 #include "core/status.h"
 #include "core/sut.h"
+#include "harness/models/model_formats.h"
+#include "harness/models/model_graph.h"
 
 namespace convparity {
 
@@ -29,6 +36,16 @@ inline constexpr int kOnnxOpset = 13;
 // CheckOnnxModel.
 Result<std::string> OnnxModel(const ConvProblem& p, const GraphForm& form, Direction direction,
                               const Spelling& spelling, const CaseBuffers& buffers);
+
+// The model with the weights as inputs (model_formats.h ModelWeights::kInputs), and the values
+// of those inputs; what OnnxModel declines it declines. The tests hold it to CheckOnnxModel too.
+Result<WeightInputsModel> OnnxModelWithWeightInputs(const ConvProblem& p, const GraphForm& form,
+                                                    Direction direction, const Spelling& spelling,
+                                                    const CaseBuffers& buffers);
+// The graph that model is written from, which the tests evaluate with the oracle.
+Result<WeightInputsGraph> OnnxWeightInputsGraph(const ConvProblem& p, const GraphForm& form,
+                                                Direction direction, const Spelling& spelling,
+                                                const CaseBuffers& buffers);
 
 // The ONNX checker's verdict on a serialized model (onnx::checker::check_model, with shape
 // inference): Ok, or kInvalid with its message.

@@ -23,10 +23,11 @@ ExecOptions ExecOptionsFor(const SutConfig& config) {
 }
 
 // The child as the SUT `name`: a model reader (its hello names a model_format) runs the models
-// harness/models writes of each case.
+// harness/models writes of each case, with their weights as the hello asks.
 std::unique_ptr<Sut> ExecAsSut(std::unique_ptr<ExecSut> child, const std::string& name) {
   if (child->hello().model_format.empty()) return child;
   const std::string format = child->hello().model_format;
+  const ModelWeights weights = child->hello().model_weights;
   const Capabilities capabilities = child->capabilities();
   const std::string version = child->hello().name + " " + child->hello().version;
   std::shared_ptr<ExecSut> owned(std::move(child));
@@ -34,9 +35,10 @@ std::unique_ptr<Sut> ExecAsSut(std::unique_ptr<ExecSut> child, const std::string
       name, format,
       [owned](ModelRun& run) {
         return owned->RunModel(*run.problem, run.direction, *run.spelling, run.model, run.input,
-                               run.input_shape, run.output, run.output_shape, &run.result_shape);
+                               run.input_shape, run.weights, run.output, run.output_shape,
+                               &run.result_shape);
       },
-      version, capabilities, [owned] { return owned->LastRunNotes(); });
+      version, capabilities, [owned] { return owned->LastRunNotes(); }, weights);
 }
 
 Result<std::unique_ptr<Sut>> StartAsSut(const std::string& command, const std::string& name,

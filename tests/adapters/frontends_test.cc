@@ -4,8 +4,12 @@
 // TensorFlow.js 4.22 read wrong is failed or a shape mismatch. Skipped where the adapter is not
 // built or installed here.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <iterator>
 #include <memory>
 #include <string>
@@ -136,6 +140,46 @@ TEST(OnnxRuntimeFrontends, OptimizingAgreesExactlyOnEverySpelling) {
 }
 TEST(OnnxRuntimeFrontends, WebAgreesExactlyOnEverySpelling) {
   ExpectAgreement("onnxruntime-web", kOnnxRuntimeAgrees);
+}
+// Without graph optimizations, the weights as the model's inputs.
+TEST(OnnxRuntimeFrontends, DisabledAgreesExactlyOnEverySpelling) {
+  ExpectAgreement("onnxruntime", kOnnxRuntimeAgrees);
+}
+
+TEST(OnnxRuntimeFrontends, DisabledSkipsWhatItCannotRunWithAReason) {
+  const SpelledCase cases[] = {
+      {kPlain2d, "bias=fused", Verdict::kSkipped, "ONNX has no convolution fused with its bias"},
+      {"bwd_data:2d_ic2_oc3_i5x5_k3x3", "", Verdict::kSkipped, "forward direction only"},
+      // Inside PyTorch's output_padding < max(stride, dilation), outside ONNX Runtime's.
+      {"fwd:t1d_ic1_oc1_i3_k2_s1_d2_op1", "", Verdict::kSkipped, "output_padding < stride only"},
+  };
+  ExpectVerdicts("onnxruntime", cases);
+}
+
+// One session serves every case of one model: the weights are the model's inputs, so cases that
+// differ in their values only send the same model. The adapter logs each session it makes.
+TEST(OnnxRuntimeFrontends, DisabledReusesOneSessionPerModel) {
+  char path[] = "/tmp/convparity_sessions_XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  setenv("CONVPARITY_SESSION_LOG", path, 1);
+  std::unique_ptr<Sut> sut = MakeOrNull("onnxruntime");
+  unsetenv("CONVPARITY_SESSION_LOG");
+  if (!sut) GTEST_SKIP() << "onnxruntime is not built here";
+  const SpelledCase plain{kPlain2d, "", Verdict::kPassed};
+  const SpelledCase added{kPlain2d, "bias=add", Verdict::kPassed};
+  for (const SpelledCase& s : {plain, plain, added, plain, added})
+    for (Fill fill : {Fill::kExact, Fill::kUniform}) {
+      const CaseOutcome out = Check(*sut, s, fill);
+      EXPECT_EQ(out.verdict, Verdict::kPassed) << s.spelling << ": " << out.reason;
+    }
+  sut.reset();  // ends the child
+  std::ifstream log(path);
+  int sessions = 0;
+  for (std::string line; std::getline(log, line);) ++sessions;
+  std::remove(path);
+  EXPECT_EQ(sessions, 2) << "one per model: the plain one and the one with a bias Add";
 }
 
 // onnxruntime-opt says which ops its optimizer left: the identity BatchNormalization and the

@@ -10,6 +10,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -238,6 +240,62 @@ TEST(ExecProtocol, RequestsCarryTheSpellingAndAModelReadersModel) {
             nlohmann::json::parse(R"([{"name":"input","shape":[1,5,5,2],"count":50}])"));
   EXPECT_EQ(m["result"]["shape"], nlohmann::json({1, 4, 3, 3}));
   EXPECT_EQ(m["spelling"], nlohmann::json({{"pads", "pad_op"}}));
+  // The weights as inputs: their buffers after the input's, in the model's order and shapes.
+  const nlohmann::json w =
+      ModelRequestJson(3, p, Direction::kForward, s, "onnx", 1234, {1, 5, 5, 2}, {1, 4, 3, 3},
+                       {{"v4", {3, 2, 3, 3}, {}}, {"b", {3}, {}}});
+  EXPECT_EQ(w["inputs"], nlohmann::json::parse(R"([{"name":"input","shape":[1,5,5,2],"count":50},
+                                                   {"name":"v4","shape":[3,2,3,3],"count":54},
+                                                   {"name":"b","shape":[3],"count":3}])"));
+}
+
+TEST(ExecProtocol, AHelloMayAskForTheModelsWeightsAsInputs) {
+  const std::string head =
+      R"({"type":"hello","protocol":1,"name":"f","version":"1","directions":["fwd"])";
+  Result<ChildHello> plain = ParseChildHello(head + R"(,"model_format":"onnx"})");
+  ASSERT_TRUE(plain.ok()) << plain.status().message();
+  EXPECT_EQ(plain->model_weights, ModelWeights::kConstants);
+  Result<ChildHello> constants =
+      ParseChildHello(head + R"(,"model_format":"onnx","model_weights":"constants"})");
+  ASSERT_TRUE(constants.ok()) << constants.status().message();
+  EXPECT_EQ(constants->model_weights, ModelWeights::kConstants);
+  EXPECT_TRUE(*constants == *plain);
+  Result<ChildHello> inputs =
+      ParseChildHello(head + R"(,"model_format":"onnx","model_weights":"inputs"})");
+  ASSERT_TRUE(inputs.ok()) << inputs.status().message();
+  EXPECT_EQ(inputs->model_weights, ModelWeights::kInputs);
+  EXPECT_NE(inputs->Text().find("reading onnx models, their weights as inputs"), std::string::npos)
+      << inputs->Text();
+  // A restarted child that asks otherwise says something else about itself.
+  EXPECT_FALSE(*inputs == *plain);
+  const std::pair<const char*, const char*> bad[] = {
+      {R"(,"model_format":"onnx","model_weights":"initializers"})",
+       "the child's \"model_weights\" is 'initializers'; convparity writes a model's weights as "
+       "constants or inputs"},
+      {R"(,"model_format":"onnx","model_weights":1})", "\"model_weights\" must be a string"},
+      {R"(,"model_format":"onnx","model_weights":""})",
+       "the child's \"model_weights\" is ''; convparity writes a model's weights as constants "
+       "or inputs"},
+      {R"(,"model_weights":"inputs"})",
+       "the child's \"model_weights\" is 'inputs' but it names no \"model_format\""},
+      {R"(,"model_format":"tfjs-graph","model_weights":"inputs"})",
+       "the child's \"model_weights\" is 'inputs', which convparity does not write in "
+       "tfjs-graph models"},
+  };
+  for (const auto& [tail, message] : bad) {
+    Result<ChildHello> h = ParseChildHello(head + tail);
+    ASSERT_FALSE(h.ok()) << tail;
+    EXPECT_EQ(h.status().message(), message);
+  }
+}
+
+// The schema names the values the hello's parser takes.
+TEST(ExecProtocol, TheSchemaNamesTheModelWeightsValues) {
+  std::ifstream in(CONVPARITY_SOURCE_DIR "/harness/exec/protocol.schema.json");
+  const nlohmann::json schema = nlohmann::json::parse(in);
+  EXPECT_EQ(schema["$defs"]["child_hello"]["properties"]["model_weights"]["enum"],
+            nlohmann::json(std::vector<std::string>(std::begin(kModelWeightsNames),
+                                                    std::end(kModelWeightsNames))));
 }
 
 TEST(ExecProtocol, AHelloMayNameTheModelFormatItReads) {

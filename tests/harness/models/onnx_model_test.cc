@@ -15,6 +15,7 @@
 #include "core/graph.h"
 #include "generators/fill.h"
 #include "generators/problem_gen.h"
+#include "harness/models/model_formats.h"
 #include "harness/models/model_graph.h"
 #include "oracles/graph_oracle.h"
 
@@ -52,15 +53,19 @@ FilledVars Fill(const ConvProblem& p, const GraphForm& form, uint64_t seed) {
   return f;
 }
 
-// The graph's value by the oracle, its vars bound to `f` in the shapes the graph gives them (a
-// multiplier weight has its own shape over the same memory).
+// The graph's value by the oracle, its vars bound to `vars`.
+std::vector<double> Evaluate(const Graph& g, const GraphInputs& vars) {
+  Result<GraphOracleOutput> out = ComputeGraph(g, vars, "", {}, false);
+  EXPECT_TRUE(out.ok()) << out.status().message();
+  return out.ok() ? out->result.values : std::vector<double>{};
+}
+// Its vars bound to `f` in the shapes the graph gives them (a multiplier weight has its own shape
+// over the same memory).
 std::vector<double> Evaluate(const Graph& g, const FilledVars& f) {
   GraphInputs vars;
   for (const Node& n : g.nodes)
     if (n.op == OpKind::kVar) vars[n.name] = HostTensor{n.shape, f.memory.at(n.name)};
-  Result<GraphOracleOutput> out = ComputeGraph(g, vars, "", {}, false);
-  EXPECT_TRUE(out.ok()) << out.status().message();
-  return out.ok() ? out->result.values : std::vector<double>{};
+  return Evaluate(g, vars);
 }
 
 // What the tests read back of a model.
@@ -69,17 +74,20 @@ struct ModelFacts {
   const onnx::NodeProto* conv = nullptr;  // the first Conv or ConvTranspose
   std::map<std::string, int> op_counts;
   std::map<std::string, const onnx::TensorProto*> initializers;
+  std::map<std::string, Shape> weight_inputs;  // the graph's inputs but x, by name
 
   const onnx::AttributeProto* Attribute(const std::string& name) const {
     for (const onnx::AttributeProto& a : conv->attribute())
       if (a.name() == name) return &a;
     return nullptr;
   }
-  // Nodes of `type` that read an initializer directly.
-  int ReadingInitializer(const std::string& type) const {
+  // Nodes of `type` that read a weight directly: an initializer or a weight input.
+  int ReadingWeight(const std::string& type) const {
     int n = 0;
     for (const onnx::NodeProto& node : model.graph().node())
-      if (node.op_type() == type && initializers.count(node.input(0)) != 0) ++n;
+      if (node.op_type() == type &&
+          (initializers.count(node.input(0)) != 0 || weight_inputs.count(node.input(0)) != 0))
+        ++n;
     return n;
   }
 };
@@ -87,6 +95,11 @@ ModelFacts Read(const std::string& bytes) {
   ModelFacts f;
   EXPECT_TRUE(f.model.ParseFromString(bytes));
   for (const onnx::TensorProto& t : f.model.graph().initializer()) f.initializers[t.name()] = &t;
+  for (const onnx::ValueInfoProto& in : f.model.graph().input()) {
+    if (in.name() == kInputVar) continue;
+    Shape& shape = f.weight_inputs[in.name()];
+    for (const auto& d : in.type().tensor_type().shape().dim()) shape.push_back(d.dim_value());
+  }
   for (const onnx::NodeProto& n : f.model.graph().node()) {
     ++f.op_counts[n.op_type()];
     if (!f.conv && (n.op_type() == "Conv" || n.op_type() == "ConvTranspose")) f.conv = &n;
@@ -138,13 +151,13 @@ std::string SpelledAsSaid(const ModelFacts& m, const ConvProblem& p, const Graph
            // The weight's layout change stays a node over the initializer only when spelled so
            // (the conv form: a chain's second convolution has layouts of its own).
            form == ConvForm()
-               ? differs("a Transpose of the weight", m.ReadingInitializer("Transpose") != 0,
+               ? differs("a Transpose of the weight", m.ReadingWeight("Transpose") != 0,
                          s.weight == WeightSpelling::kTransposed && !natural &&
                              !(multiplier && p.weight_layout == WeightLayout::kSpatialIO))
                : "",
            // (C, m, k…) → (C·m, 1, k…): no reshape at all for m = 1 in OI….
            differs(
-               "a Reshape of the weight", m.ReadingInitializer("Reshape") != 0,
+               "a Reshape of the weight", m.ReadingWeight("Reshape") != 0,
                multiplier && (p.depth_multiplier() > 1 || p.weight_layout != WeightLayout::kOI)),
            // Channels-last data: transposes around the convolution, ONNX's reads channels-first.
            p.data_layout == DataLayout::kChannelsLast && transposes < 2
@@ -153,6 +166,44 @@ std::string SpelledAsSaid(const ModelFacts& m, const ConvProblem& p, const Graph
        })
     if (!problem.empty()) return problem;
   return "";
+}
+
+// The model with the weights as inputs passes the checker and says what the spelling says; it
+// declares x and then the weights, in the order and shapes given with their values; its bytes do
+// not change with the values; and the graph it is written from, its inputs bound in the model's
+// order to those values, computes the plain case exactly.
+void CheckWeightInputs(const ConvProblem& p, const GraphForm& form, const Spelling& s,
+                       const FilledVars& f, uint64_t seed, const std::vector<double>& plain,
+                       const std::string& what) {
+  Result<WeightInputsModel> model =
+      OnnxModelWithWeightInputs(p, form, Direction::kForward, s, f.buffers);
+  RC_ASSERT(model.ok());
+  const Status checked = CheckOnnxModel(model->model);
+  if (!checked.ok()) RC_FAIL(what + ", weights as inputs: " + checked.message());
+  const ModelFacts m = Read(model->model);
+  const std::string wrong = SpelledAsSaid(m, p, form, s);
+  if (!wrong.empty()) RC_FAIL(what + ", weights as inputs: " + wrong);
+  const auto& inputs = m.model.graph().input();
+  RC_ASSERT(static_cast<size_t>(inputs.size()) == 1 + model->weights.size());
+  RC_ASSERT(inputs.Get(0).name() == std::string(kInputVar));
+  for (const onnx::TensorProto& t : m.model.graph().initializer())
+    RC_ASSERT(m.weight_inputs.count(t.name()) == 0);
+  Result<WeightInputsModel> refilled =
+      OnnxModelWithWeightInputs(p, form, Direction::kForward, s, Fill(p, form, seed + 1).buffers);
+  RC_ASSERT(refilled.ok());
+  RC_ASSERT(refilled->model == model->model);
+  Result<WeightInputsGraph> g = OnnxWeightInputsGraph(p, form, Direction::kForward, s, f.buffers);
+  RC_ASSERT(g.ok());
+  GraphInputs vars;
+  for (const Node& n : g->graph.nodes)
+    if (n.name == kInputVar) vars[n.name] = HostTensor{n.shape, f.memory.at(n.name)};
+  for (size_t k = 0; k < model->weights.size(); ++k) {
+    const ModelWeightInput& w = model->weights[k];
+    RC_ASSERT(m.weight_inputs.at(inputs.Get(static_cast<int>(k) + 1).name()) == w.shape);
+    RC_ASSERT(static_cast<int64_t>(w.values.size()) == NumElements(w.shape));
+    vars[inputs.Get(static_cast<int>(k) + 1).name()] = HostTensor{w.shape, w.values};
+  }
+  RC_ASSERT(Evaluate(g->graph, vars) == plain);
 }
 
 RC_GTEST_PROP(OnnxModel, EverySpellingComputesThePlainCaseAndPassesTheChecker, ()) {
@@ -194,6 +245,7 @@ RC_GTEST_PROP(OnnxModel, EverySpellingComputesThePlainCaseAndPassesTheChecker, (
     if (!checked.ok()) RC_FAIL(what + ": " + checked.message());
     const std::string wrong = SpelledAsSaid(Read(*model), p, form, s);
     if (!wrong.empty()) RC_FAIL(what + ": " + wrong);
+    CheckWeightInputs(p, form, s, f, seed, plain, what);
   }
   RC_TAG(spelled > 4 ? "several spellings" : "few spellings");
 }
@@ -223,6 +275,38 @@ TEST(OnnxModel, WritesTheCasesValuesAndShapes) {
   EXPECT_EQ(got, want);
 }
 
+TEST(OnnxModel, WritesTheCasesValuesAsWeightInputsInstead) {
+  const ConvProblem p =
+      ParseDescriptor("2d_g2_ic4_oc6_i5x6_k3x2_s2x1_pb1x0_pe0x1_d1x2_nhwc_hwio_b")->problem;
+  const FilledVars f = Fill(p, ConvForm(), 7);
+  Result<WeightInputsModel> model =
+      OnnxModelWithWeightInputs(p, ConvForm(), Direction::kForward, Spelling{}, f.buffers);
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  const ModelFacts m = Read(model->model);
+  ASSERT_NE(m.conv, nullptr);
+  EXPECT_TRUE(m.initializers.empty());
+  ASSERT_EQ(model->weights.size(), 2u);
+  // The bias is the var itself; the weight, folded into OIHW, has a name of its own.
+  std::map<std::string, const ModelWeightInput*> weights;
+  for (const ModelWeightInput& w : model->weights) weights[w.name] = &w;
+  ASSERT_EQ(weights.count("b"), 1u);
+  EXPECT_EQ(weights.at("b")->values, f.memory.at("b"));
+  EXPECT_EQ(m.conv->input(2), "b");
+  const ModelWeightInput& w = *weights.at(m.conv->input(1));
+  EXPECT_EQ(w.shape, (Shape{6, 2, 3, 2}));
+  std::vector<float> got = w.values, want = f.memory.at("w");
+  std::sort(got.begin(), got.end());
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(m.model.graph().input(0).name(), "x");
+}
+
+// The layers below the writers know which formats write weights as inputs without linking them.
+TEST(ModelFormats, WhichWriteWeightInputsIsKnownByName) {
+  for (const ModelFormat& f : ModelFormats())
+    EXPECT_EQ(f.write_weight_inputs != nullptr, WritesWeightInputs(f.name)) << f.name;
+}
+
 TEST(OnnxModel, DeclinesWhatOnnxCannotWrite) {
   const ConvProblem p = ParseDescriptor("2d_ic2_oc2_i4x4_k3x3_b")->problem;
   const FilledVars f = Fill(p, ConvForm(), 1);
@@ -239,6 +323,11 @@ TEST(OnnxModel, DeclinesWhatOnnxCannotWrite) {
                 .status()
                 .message(),
             "pads=same_upper pads 1 and 1 in dimension 0, the problem 0 and 0");
+  EXPECT_EQ(
+      OnnxModelWithWeightInputs(p, ConvForm(), Direction::kBackwardData, Spelling{}, f.buffers)
+          .status()
+          .code(),
+      StatusCode::kUnsupported);
   EXPECT_FALSE(CheckOnnxModel("not a model").ok());
 }
 
