@@ -49,6 +49,11 @@
  * (docs/INTERFACES.md, "Spellings"), and hands it over with the model's input. Version-3 tables
  * end after variant_capabilities.
  *
+ * Also within version 4, convparity_problem carries the case's spelling as text (spelling), for a
+ * buffer plugin that writes its own model. A problem field needs no new version: struct_size says
+ * whether the calling convparity fills it (CONVPARITY_PROBLEM_HAS), and a plugin built before it
+ * never reads past the fields it knows.
+ *
  * This is a C99 header, usable from C and C++.
  */
 #ifndef CONVPARITY_PLUGIN_H_
@@ -131,6 +136,11 @@ typedef struct convparity_problem {
    * 1..variant_count is variant_names[i-1] (see convparity_plugin). Not part of the problem. */
   int32_t variant;
   int32_t reserved; /* 0 */
+  /* How a model file writes this case's convolution, as docs/INTERFACES.md "Spellings" names it,
+   * e.g. "pads=same_upper,bias=add"; "" for the plain spelling. Never NULL where
+   * CONVPARITY_PROBLEM_HAS(p, spelling); valid for the call. The buffers are the same whatever it
+   * says: it is for a plugin that writes its own model of the problem (a frontend adapter). */
+  const char* spelling;
 } convparity_problem;
 
 /* True when the convparity that filled in `p` knows `field` (see struct_size). */

@@ -57,6 +57,7 @@ convparity_problem PluginStructFromProblem(const ConvProblem& p) {
 #include "core/problem_fields.def"
   const Dims out = p.output();
   for (int i = 0; i < CONVPARITY_MAX_RANK; ++i) s.output[i] = i < p.rank ? out[i] : 1;
+  s.spelling = "";
   return s;
 }
 

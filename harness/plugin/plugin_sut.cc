@@ -30,7 +30,6 @@ static_assert(offsetof(convparity_plugin, last_message) == 48, "convparity_plugi
 constexpr size_t kVersion1TableBytes = 56;
 // Version 2 appends the variant to the problem, and variants and run notes to the table.
 static_assert(offsetof(convparity_problem, variant) == 248, "convparity_problem's layout is ABI");
-static_assert(sizeof(convparity_problem) == 256, "convparity_problem's layout is ABI");
 static_assert(offsetof(convparity_plugin, variant_count) == kVersion1TableBytes,
               "version 2 appends to the version-1 table");
 static_assert(offsetof(convparity_plugin, variant_names) == 64,
@@ -45,6 +44,9 @@ static_assert(offsetof(convparity_plugin, variant_capabilities) == 88,
 static_assert(offsetof(convparity_plugin, model_format) == 96, "version 4 appends to version 3");
 static_assert(offsetof(convparity_plugin, run_model) == 104, "convparity_plugin's layout is ABI");
 static_assert(sizeof(convparity_plugin) == 112, "convparity_plugin's layout is ABI");
+// Within version 4 the problem gains its spelling (struct_size tells a plugin).
+static_assert(offsetof(convparity_problem, spelling) == 256, "version 4 appends to the problem");
+static_assert(sizeof(convparity_problem) == 264, "convparity_problem's layout is ABI");
 static_assert(offsetof(convparity_run_notes, inexact) == 4, "convparity_run_notes is ABI");
 static_assert(offsetof(convparity_run_notes, implementation) == 8, "convparity_run_notes is ABI");
 static_assert(sizeof(convparity_run_notes) == 16, "convparity_run_notes is ABI");
@@ -377,7 +379,7 @@ Status PluginSut::RunModel(const ConvProblem& p, Direction d, const std::string&
   m.format = table_->model_format;
   m.bytes = model.data();
   m.size = model.size();
-  m.spelling = spelling.c_str();
+  s.spelling = m.spelling = spelling.c_str();
   m.input_name = d == Direction::kBackwardData ? kGradOutputVar : kInputVar;  // ModelInputVar
   m.input_rank = static_cast<int32_t>(input_shape.size());
   std::copy(input_shape.begin(), input_shape.end(), m.input_shape);
@@ -408,6 +410,11 @@ void PluginSut::NoteLastRun() {
 }
 
 Status PluginSut::Run(const ConvProblem& p, Direction d, const ConvBuffers& b) {
+  return RunSpelled(p, d, Spelling{}, b);
+}
+
+Status PluginSut::RunSpelled(const ConvProblem& p, Direction d, const Spelling& spelling,
+                             const ConvBuffers& b) {
   last_notes_ = RunNotes{};
   if (ReadsModels(table_))
     return Status::Unsupported(plugin_name_ + " reads " + model_format() +
@@ -421,8 +428,10 @@ Status PluginSut::Run(const ConvProblem& p, Direction d, const ConvBuffers& b) {
       (reads_b && !b.bias) || !b.result)
     return Status::Internal(std::string("a buffer that ") + DirectionName(d) + " reads is missing");
 
+  const std::string spelling_text = SpellingText(spelling);  // outlives the call below
   convparity_problem s = PluginStructFromProblem(p);
   s.variant = variant_index_;
+  s.spelling = spelling_text.c_str();
   const std::vector<int> data_order = DataMemoryOrder(p), weight_order = WeightMemoryOrder(p);
   const PyTorchOrder x(reads_x ? b.input : nullptr, p.input_shape(), data_order);
   const PyTorchOrder w(reads_w ? b.weight : nullptr, p.weight_shape(), weight_order);

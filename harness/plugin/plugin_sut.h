@@ -16,6 +16,7 @@
 
 #include "core/capabilities.h"
 #include "core/conv_problem.h"
+#include "core/spelling.h"
 #include "core/status.h"
 #include "core/sut.h"
 #include "harness/plugin/convparity_plugin.h"
@@ -59,6 +60,10 @@ class PluginSut : public ConvSut {
   // Unsupported when the plugin does not implement `direction` or returns CONVPARITY_UNSUPPORTED;
   // Internal("plugin returned code N…") for any other non-zero return.
   Status Run(const ConvProblem& p, Direction direction, const ConvBuffers& buffers) override;
+  // Run with the case's spelling in convparity_problem.spelling, for a plugin that writes its own
+  // model of the problem; Run passes the plain spelling ("").
+  Status RunSpelled(const ConvProblem& p, Direction direction, const Spelling& spelling,
+                    const ConvBuffers& buffers) override;
   // ABI 4: the model format the plugin reads ("onnx"), or "" for a plugin that computes from
   // buffers. A model reader runs every case through RunModel; Run declines it.
   std::string model_format() const;
@@ -106,8 +111,8 @@ class PluginSut : public ConvSut {
 Result<std::unique_ptr<PluginSut>> LoadPluginSut(const std::string& spec);
 
 // The plugin's view of a problem: every field, unused spatial entries set to 1 (sizes, stride,
-// dilation) or 0 (padding), output pre-computed, struct_size = sizeof(convparity_problem).
-// Expects a valid problem (Validate).
+// dilation) or 0 (padding), output pre-computed, struct_size = sizeof(convparity_problem), the
+// spelling plain ("": a caller with a case sets its text). Expects a valid problem (Validate).
 convparity_problem PluginStructFromProblem(const ConvProblem& p);
 
 // The reverse, for structs from anywhere (a fuzzer's bytes included): total over every value, and

@@ -21,6 +21,10 @@ class AdapterSut : public ConvSut {
   Status Run(const ConvProblem& p, Direction d, const ConvBuffers& buffers) override {
     return plugin_->Run(p, d, buffers);
   }
+  Status RunSpelled(const ConvProblem& p, Direction d, const Spelling& spelling,
+                    const ConvBuffers& buffers) override {
+    return plugin_->RunSpelled(p, d, spelling, buffers);
+  }
   RunNotes LastRunNotes() const override { return plugin_->LastRunNotes(); }
   const Capabilities& capabilities() const override { return plugin_->capabilities(); }
 

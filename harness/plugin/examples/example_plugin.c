@@ -1,6 +1,7 @@
 /* The example convparity plugin: a correct naive direct convolution (naive_conv.h) for every
  * direction and configuration. Start your own plugin from this file: replace the three functions
  * by calls into your library, and return CONVPARITY_UNSUPPORTED for what it does not implement.
+ * A plugin that writes its own model of the problem finds the case's spelling in p->spelling.
  *
  *   cc -std=c99 -O2 -shared -fPIC -fvisibility=hidden -I<convparity>/include/convparity \
  *      example_plugin.c -o libexample_plugin.so
