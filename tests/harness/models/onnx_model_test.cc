@@ -18,54 +18,24 @@
 #include "harness/models/model_formats.h"
 #include "harness/models/model_graph.h"
 #include "oracles/graph_oracle.h"
+#include "tests/harness/models/model_test_support.h"
 
 namespace convparity {
 namespace {
 
-// The plain spelling, every value of every way of writing one at a time, and a few together.
-std::vector<Spelling> SpellingsToTry() {
-  std::vector<Spelling> out{Spelling{}};  // the plain one: the most common in campaigns
-  for (const SpellingField& f : SpellingFields())
-    for (size_t v = 1; v < f.values.size(); ++v) {
-      Spelling s;
-      f.set(s, static_cast<int>(v));
-      out.push_back(s);
-    }
-  for (const char* text : {"pads=pad_op,weight=transposed,bias=add,norm=identity_batch_norm",
-                           "pads=same_lower,depthwise=multiplier,bias=add",
-                           "output_size=output_shape,weight=transposed,bias=add,norm=identity_"
-                           "batch_norm"})
-    out.push_back(*ParseSpellingText(text));
-  return out;
-}
+using model_test::Evaluate;
+using model_test::FilledVars;
 
-// A case's vars filled exactly, each in the memory order its graph's var stores it.
-struct FilledVars {
-  std::map<std::string, std::vector<float>> memory;
-  CaseBuffers buffers;
-};
+// A case's vars filled exactly for the forward direction, the only one ONNX writes.
 FilledVars Fill(const ConvProblem& p, const GraphForm& form, uint64_t seed) {
-  FilledVars f;
-  const CaseInputs in = FillInputs(p, Direction::kForward, Fill::kExact, seed, form);
-  for (const CaseVar& v : CaseVars(form, p, Direction::kForward))
-    f.memory[v.name] = ToMemoryOrder(in.Get(v.name), v.memory_order);
-  for (const auto& [name, values] : f.memory) f.buffers.vars[name] = values.data();
-  return f;
+  return model_test::Fill(p, form, Direction::kForward, seed);
 }
 
-// The graph's value by the oracle, its vars bound to `vars`.
-std::vector<double> Evaluate(const Graph& g, const GraphInputs& vars) {
-  Result<GraphOracleOutput> out = ComputeGraph(g, vars, "", {}, false);
-  EXPECT_TRUE(out.ok()) << out.status().message();
-  return out.ok() ? out->result.values : std::vector<double>{};
-}
-// Its vars bound to `f` in the shapes the graph gives them (a multiplier weight has its own shape
-// over the same memory).
-std::vector<double> Evaluate(const Graph& g, const FilledVars& f) {
-  GraphInputs vars;
-  for (const Node& n : g.nodes)
-    if (n.op == OpKind::kVar) vars[n.name] = HostTensor{n.shape, f.memory.at(n.name)};
-  return Evaluate(g, vars);
+std::vector<Spelling> SpellingsToTry() {
+  return model_test::SpellingsToTry(
+      {"pads=pad_op,weight=transposed,bias=add,norm=identity_batch_norm",
+       "pads=same_lower,depthwise=multiplier,bias=add",
+       "output_size=output_shape,weight=transposed,bias=add,norm=identity_batch_norm"});
 }
 
 // What the tests read back of a model.

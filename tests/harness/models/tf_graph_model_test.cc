@@ -16,28 +16,16 @@
 #include "harness/models/model_graph.h"
 #include "kernels/graph/passes.h"
 #include "oracles/graph_oracle.h"
+#include "tests/harness/models/model_test_support.h"
 
 namespace convparity {
 namespace {
 
 using json = nlohmann::json;
 
-// A case's vars in direction d, filled exactly, each in its graph var's memory order.
-struct FilledVars {
-  std::map<std::string, HostTensor> logical;
-  std::map<std::string, std::vector<float>> memory;
-  CaseBuffers buffers;
-};
-FilledVars Fill(const ConvProblem& p, const GraphForm& form, Direction d, uint64_t seed) {
-  FilledVars f;
-  const CaseInputs in = FillInputs(p, d, Fill::kExact, seed, form);
-  for (const CaseVar& v : CaseVars(form, p, d)) {
-    f.logical[v.name] = in.Get(v.name);
-    f.memory[v.name] = ToMemoryOrder(in.Get(v.name), v.memory_order);
-  }
-  for (const auto& [name, values] : f.memory) f.buffers.vars[name] = values.data();
-  return f;
-}
+using model_test::Evaluate;
+using model_test::Fill;
+using model_test::FilledVars;
 
 // The case's value as the oracle computes it: the plain graph of the form, differentiated.
 std::vector<double> Reference(const ConvProblem& p, const GraphForm& form, Direction d,
@@ -57,29 +45,10 @@ std::vector<double> Reference(const ConvProblem& p, const GraphForm& form, Direc
   return out.ok() ? out->result.values : std::vector<double>{};
 }
 
-// A graph's value by the oracle, its vars bound to `f` in the shapes the graph gives them.
-std::vector<double> Evaluate(const Graph& g, const FilledVars& f) {
-  GraphInputs vars;
-  for (const Node& n : g.nodes)
-    if (n.op == OpKind::kVar) vars[n.name] = HostTensor{n.shape, f.memory.at(n.name)};
-  Result<GraphOracleOutput> out = ComputeGraph(g, vars, "", {}, false);
-  EXPECT_TRUE(out.ok()) << out.status().message();
-  return out.ok() ? out->result.values : std::vector<double>{};
-}
-
-// The plain spelling and every value of every way, one at a time.
 std::vector<Spelling> SpellingsToTry() {
-  std::vector<Spelling> out{Spelling{}};
-  for (const SpellingField& f : SpellingFields())
-    for (size_t v = 1; v < f.values.size(); ++v) {
-      Spelling s;
-      f.set(s, static_cast<int>(v));
-      out.push_back(s);
-    }
-  out.push_back(
-      *ParseSpellingText("pads=pad_op,weight=transposed,bias=add,norm=identity_batch_norm"));
-  out.push_back(*ParseSpellingText("pads=same_upper,depthwise=multiplier,bias=fused"));
-  return out;
+  return model_test::SpellingsToTry(
+      {"pads=pad_op,weight=transposed,bias=add,norm=identity_batch_norm",
+       "pads=same_upper,depthwise=multiplier,bias=fused"});
 }
 
 // What the tests read back of a model.
