@@ -2,7 +2,9 @@
 // direction and fill, over the default generated space; of the oracle alone (BM_Oracle); and of the
 // same check through transform pipelines (`transform:<pass>`, harness/suts/transform_sut.h) against
 // `direct` on the same problems, exact fill, of each problem's convolution and of its residual
-// block (chain cases). Run: ./build/bench/parity_bench [--benchmark_filter=BM_CheckTransform]
+// block (chain cases); and what a campaign of frontends pays per draw to ask whether a format
+// writes it (BM_FormatWrites). Run: ./build/bench/parity_bench
+// [--benchmark_filter=BM_CheckTransform]
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -13,6 +15,7 @@
 #include "generators/fill.h"
 #include "generators/problem_gen.h"
 #include "harness/engine/check_case.h"
+#include "harness/models/model_formats.h"
 #include "harness/suts/sut_registry.h"
 #include "kernels/direct_conv.h"
 #include "oracles/case_reference.h"
@@ -157,6 +160,37 @@ void BM_RunPreparedTransform(benchmark::State& state) {
 BENCHMARK(BM_RunPreparedTransform)
     ->ArgsProduct({{0, 1, 2}, benchmark::CreateDenseRange(0, 8, 1), {0, 1}})
     ->MinTime(0.5)
+    ->Unit(benchmark::kMicrosecond);
+
+// What a campaign of frontends pays per draw to know whether a reader's format writes it
+// (harness/models/model_formats.h FormatWrites), by format and direction, over the same problems
+// each with a spelling drawn as campaigns draw it. CPU time is the figure to read.
+void BM_FormatWrites(benchmark::State& state) {
+  const ModelFormat& format = ModelFormats()[static_cast<size_t>(state.range(0))];
+  const Direction d = static_cast<Direction>(state.range(1));
+  const rc::Gen<Spelling> spellings = GenSpelling(SpellingMask::AllBut(format.unwritten));
+  rc::Random random(2026);
+  std::vector<std::pair<ConvProblem, Spelling>> cases;
+  for (const ConvProblem& p : Problems()) {
+    const Spelling s = FitSpelling(spellings(random.split(), rc::kNominalSize).value(), p);
+    ConvProblem conformed = p;
+    ConformToSpelling(s, conformed);
+    cases.emplace_back(conformed, s);
+  }
+  size_t i = 0, written = 0;
+  for (auto _ : state) {
+    const auto& [p, s] = cases[i % cases.size()];
+    written += FormatWrites(format, p, ConvForm(), d, s).ok() ? 1 : 0;
+    ++i;
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(i));
+  state.SetLabel(std::string(format.name) + " " + DirectionName(d) + ", " +
+                 std::to_string(100 * written / std::max<size_t>(i, 1)) + "% written");
+}
+
+BENCHMARK(BM_FormatWrites)
+    ->ArgsProduct({{0, 1}, {0, 1, 2}})
+    ->MinTime(1.0)
     ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
