@@ -78,13 +78,14 @@ Result<CampaignSpace> MakeCampaignSpace(const CampaignOptions& o, std::vector<st
     for (const ModelFormat* f : formats) written |= SpellingMask::AllBut(f->unwritten);
     space.spellings = GenSpelling(written);
   }
-  // Unless the user names them: the directions the SUTs' formats write, when every SUT reads one.
+  // Unless the user names them, a campaign of model readers draws the directions their formats
+  // write.
   std::vector<Direction> directions = o.directions;
-  for (Direction d : AllDirections())
-    for (const ModelFormat* f : formats)
-      if (o.directions.empty() && space.only_models &&
-          std::count(f->directions.begin(), f->directions.end(), d) &&
-          !std::count(directions.begin(), directions.end(), d))
+  if (directions.empty() && space.only_models)
+    for (Direction d : AllDirections())
+      if (std::any_of(formats.begin(), formats.end(), [d](const ModelFormat* f) {
+            return std::count(f->directions.begin(), f->directions.end(), d) > 0;
+          }))
         directions.push_back(d);
   if (directions.empty()) directions = AllDirections();
   space.formats = std::move(formats);
