@@ -177,7 +177,8 @@ bool SpellingMask::Allows(const Spelling& s) const {
   return true;
 }
 
-Spelling FitSpelling(const Spelling& wished, const ConvProblem& p) {
+Spelling FitSpelling(const Spelling& wished, const ConvProblem& p,
+                     const std::function<bool(const ConvProblem&)>& within) {
   Spelling s;
   ConvProblem conformed = p;
   for (const SpellingField& f : SpellingFields()) {
@@ -186,7 +187,7 @@ Spelling FitSpelling(const Spelling& wished, const ConvProblem& p) {
     f.set(t, f.get(wished));
     ConvProblem q = conformed;
     ConformToSpelling(t, q);
-    if (!Validate(q).ok() || !CheckSpelling(t, q).ok()) continue;
+    if (!Validate(q).ok() || !CheckSpelling(t, q).ok() || (within && !within(q))) continue;
     s = t;
     conformed = q;
   }

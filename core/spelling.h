@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -118,8 +119,10 @@ struct SpellingMask {
 
 // The spelling of p nearest to `wished` (a draw of the generators, generators/problem_gen.h
 // GenSpelling): each way as wished where it fits p once conformed (ConformToSpelling; the ways in
-// SpellingFields()' order), else plain. CheckSpelling(result, p conformed to it) holds whenever p
-// is valid.
-Spelling FitSpelling(const Spelling& wished, const ConvProblem& p);
+// SpellingFields()' order), else plain. `within` (when given) must hold of p conformed too: a cap
+// on the work, which SAME's pads can grow (its output is ⌈in/s⌉). CheckSpelling(result, p
+// conformed to it) holds whenever p is valid.
+Spelling FitSpelling(const Spelling& wished, const ConvProblem& p,
+                     const std::function<bool(const ConvProblem&)>& within = {});
 
 }  // namespace convparity

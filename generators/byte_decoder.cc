@@ -74,23 +74,6 @@ const ByteGen<Spelling>& ByteSpelling() {
   return spelling;
 }
 
-// The wished spelling fitted to p (FitSpelling), without an auto-pad mode whose pads would take p
-// over the caps; p conformed to it.
-Spelling FitSpellingToCaps(Spelling wished, ConvProblem& p, const ByteDecoderOptions& o,
-                           bool large) {
-  Spelling s = FitSpelling(wished, p);
-  ConvProblem conformed = p;
-  ConformToSpelling(s, conformed);
-  if (OverCaps(conformed, o, large)) {
-    wished.pads = PadsSpelling::kExplicit;
-    s = FitSpelling(wished, p);
-    conformed = p;
-    ConformToSpelling(s, conformed);
-  }
-  p = conformed;
-  return s;
-}
-
 // The form's graph of p (core/case_graphs.h) fits the caps: every convolution's tensors, and their
 // multiply-adds together.
 bool GraphFitsCaps(const GraphForm& form, const ConvProblem& p, const ByteDecoderOptions& o) {
@@ -189,7 +172,9 @@ ConvCase Build(ByteStream& s, const ConvCase& t, const Recipe* want, const ByteD
                               : ConvForm();
   const Spelling wished = ReadsModels(c.sut, o) ? ByteSpelling().run(s, &t.spelling) : Spelling{};
   FitToCaps(c.problem, o, r.large);
-  c.spelling = FitSpellingToCaps(wished, c.problem, o, r.large);
+  c.spelling = FitSpelling(wished, c.problem,
+                           [&](const ConvProblem& q) { return !OverCaps(q, o, r.large); });
+  ConformToSpelling(c.spelling, c.problem);
   if (GraphFitsCaps(form, c.problem, o)) c.graph = &form;
   return c;
 }

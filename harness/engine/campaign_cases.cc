@@ -141,15 +141,11 @@ DrawnCase DrawCase(const CampaignOptions& o, const CampaignSpace& space, int64_t
   // take the case past the campaign's cap on work (SAME's output is ⌈in/s⌉).
   auto spelled = [&](const ConvProblem& p, int attempt) {
     if (!space.spellings) return Spelling{};
-    Spelling wished =
+    const Spelling wished =
         (*space.spellings)(rc::Random(stream(o.seed ^ kSpellingStream, attempt)), rc::kNominalSize)
             .value();
-    Spelling s = FitSpelling(wished, p);
-    ConvProblem conformed = p;
-    ConformToSpelling(s, conformed);
-    if (conformed.macs() <= std::max(o.max_macs, p.macs())) return s;
-    wished.pads = PadsSpelling::kExplicit;
-    return FitSpelling(wished, p);
+    const int64_t cap = std::max(o.max_macs, p.macs());
+    return FitSpelling(wished, p, [cap](const ConvProblem& q) { return q.macs() <= cap; });
   };
   // Some reader's format writes the case.
   auto written = [&](const ConvProblem& p, const GraphForm& form, const Spelling& s) {

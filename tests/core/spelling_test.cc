@@ -175,6 +175,16 @@ TEST(Spelling, FitsAWishWhereItFitsAndReachesEveryValue) {
       }
       for (const SpellingField& f : SpellingFields())
         fitted.insert(std::string(f.name) + "=" + f.values[static_cast<size_t>(f.get(s))]);
+      // A bound nothing meets keeps every way plain; one that only the problem's own pads meet
+      // keeps every way but an auto-pad mode that changes them.
+      EXPECT_TRUE(FitSpelling(wish, p, [](const ConvProblem&) { return false; }).plain());
+      const Spelling same_pads = FitSpelling(wish, p, [&p](const ConvProblem& q) {
+        return q.pad_begin == p.pad_begin && q.pad_end == p.pad_end;
+      });
+      ConvProblem kept = p;
+      ConformToSpelling(same_pads, kept);
+      EXPECT_EQ(kept, p) << SpellingText(same_pads);
+      EXPECT_EQ(same_pads.norm, s.norm);
     }
   for (const SpellingField& f : SpellingFields())
     for (const char* v : f.values)

@@ -35,17 +35,10 @@ ByteDecoderOptions Options() {
 
 // A drawn wish fitted to c's problem, which is conformed to it, as a campaign draws a spelling:
 // no auto-pad mode whose pads take the problem over the caps of `o`.
-void Spell(ConvCase& c, Spelling wished, const ByteDecoderOptions& o) {
-  ConvProblem conformed = c.problem;
-  c.spelling = FitSpelling(wished, c.problem);
-  ConformToSpelling(c.spelling, conformed);
-  if (conformed.macs() > o.max_macs) {
-    wished.pads = PadsSpelling::kExplicit;
-    c.spelling = FitSpelling(wished, c.problem);
-    conformed = c.problem;
-    ConformToSpelling(c.spelling, conformed);
-  }
-  c.problem = conformed;
+void Spell(ConvCase& c, const Spelling& wished, const ByteDecoderOptions& o) {
+  c.spelling =
+      FitSpelling(wished, c.problem, [&o](const ConvProblem& q) { return q.macs() <= o.max_macs; });
+  ConformToSpelling(c.spelling, c.problem);
 }
 
 // GenProblem's own caps: every case it draws is one the format must carry.
