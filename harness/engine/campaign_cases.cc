@@ -161,14 +161,14 @@ DrawnCase DrawCase(const CampaignOptions& o, const CampaignSpace& space, int64_t
   Spelling spelling;
   for (int attempt = 0;; problem = draw(++attempt)) {
     const ConvProblem& p = problem.value();
+    const bool last = attempt + 1 >= kMaxDraws;  // taken as it is
+    if (!last && can_land &&
+        (outside ? !JustOutside(declared, ConvForm().name, d, p)
+                 : WhyOutside(declared, ConvForm().name, d, p).has_value()))
+      continue;  // its graph form and spelling are not needed
     graph = &CampaignGraphForm(p, space.suts, o.check.suts, o.max_macs, i);
     spelling = spelled(p, attempt);
-    if (attempt + 1 >= kMaxDraws) break;
-    if (can_land && (outside ? !JustOutside(declared, ConvForm().name, d, p)
-                             : WhyOutside(declared, ConvForm().name, d, p).has_value()))
-      continue;
-    if (space.only_models && !written(p, *graph, spelling)) continue;
-    break;
+    if (last || !space.only_models || written(p, *graph, spelling)) break;
   }
   const bool landed_outside = WhyOutside(declared, graph->name, d, problem.value()).has_value();
   return {std::move(problem),
